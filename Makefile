@@ -1,0 +1,51 @@
+# CommonBroker. `make demo` and `make test` set up a fresh Debian machine by themselves.
+SHELL := /bin/bash
+SWIFT ?= swift
+PREFIX ?= /usr/local
+# Debian packages the build, the demo and the tests need.
+APT_BUILD := libncurses-dev pkg-config
+APT_TEST := tmux python3-venv openssl
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build release demo run test deps deps-test bench fuzz install clean
+
+all: build
+
+# Installs only what is missing, so repeated runs are quick and need no network.
+deps:
+	@missing=$$(for p in $(APT_BUILD); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+deps-test: deps
+	@missing=$$(for p in $(APT_TEST); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product commonbroker
+
+demo: release
+	.build/release/commonbroker --demo
+
+run: release
+	.build/release/commonbroker
+
+# The end-to-end tests drive the debug binary inside tmux; build it first so they find it.
+test: deps-test
+	$(SWIFT) build --product commonbroker
+	COMMONBROKER_BIN=$(CURDIR)/.build/debug/commonbroker $(SWIFT) test --parallel
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 .build/release/commonbroker $(DESTDIR)$(PREFIX)/bin/commonbroker
+
+clean:
+	rm -rf .build

@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// CommonBroker: a live, multi-broker terminal watchlist.
+// No package dependencies by design: system C libraries only, wrapped in local module maps.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "commonbroker",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "commonbroker", targets: ["commonbroker"]),
+    ],
+    targets: [
+        // C shim over the system's wide-character ncurses (apt: libncurses-dev). The module map links
+        // ncursesw itself: pkg-config's cflags (-D_XOPEN_SOURCE=600) are rejected by SwiftPM with a
+        // warning, and shim.h defines the feature macros the wide-character API needs.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+
+        // Layers, innermost first. Each depends only on layers beneath it.
+        .target(name: "Domain", swiftSettings: strict),
+        .target(name: "BrokerAdapters", dependencies: ["Domain"], swiftSettings: strict),
+        .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
+        .target(name: "Stores", dependencies: ["Domain"], swiftSettings: strict),
+        .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores"], swiftSettings: strict),
+        .target(name: "TerminalUI", dependencies: ["Domain", "Interactors"], swiftSettings: strict),
+        .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalUI"], swiftSettings: strict),
+        .target(
+            name: "CommonBrokerApp",
+            dependencies: ["Domain", "BrokerAdapters", "MarketDataHub", "Stores", "Interactors", "TerminalUI", "TerminalCurses"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
+
+        .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
+        .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Domain"], swiftSettings: strict),
+        .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain"], swiftSettings: strict),
+        .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
+        .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain"], swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain"], swiftSettings: strict),
+        .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalUI"], swiftSettings: strict),
+        .testTarget(
+            name: "CommonBrokerAppTests",
+            dependencies: ["CommonBrokerApp", "Domain", "BrokerAdapters", "Stores"],
+            resources: [],
+            swiftSettings: strict
+        ),
+        // Drives the real binary inside tmux; needs `swift build` to have produced it.
+        .testTarget(name: "EndToEndTests", swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,25 @@
+/// A broker account's headline figures.
+public struct AccountBalance: Sendable, Hashable, Codable {
+    public var accountID: String
+    public var cash: Double?
+    public var buyingPower: Double?
+    public var equity: Double?
+
+    public init(accountID: String, cash: Double?, buyingPower: Double?, equity: Double?) {
+        self.accountID = accountID
+        self.cash = cash
+        self.buyingPower = buyingPower
+        self.equity = equity
+    }
+}
+
+/// Accounts and balances, for brokers whose API offers them.
+public protocol AccountService: BrandedService {
+    func balances() async throws(BrokerError) -> [AccountBalance]
+}
+
+/// Who the credentials belong to, for brokers whose API can tell.
+public protocol AuthService: BrandedService {
+    /// Validates the configured credentials; returns a display name for the user or account.
+    func validateCredentials() async throws(BrokerError) -> String
+}

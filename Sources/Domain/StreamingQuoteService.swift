@@ -1,0 +1,44 @@
+/// What a streaming connection reports.
+public enum QuoteEvent: Sendable, Hashable {
+    case quote(CommonQuote)
+    /// The broker refused or lost one symbol (e.g. unknown symbol); the stream itself goes on.
+    case symbolFailed(String, BrokerError)
+    /// The connection is authenticated and ready for subscriptions.
+    case live
+}
+
+/// One upstream connection to a broker. The hub owns it: it subscribes and unsubscribes as demand
+/// changes, and reads `events` until the stream finishes (dropped) or throws (failed).
+public protocol QuoteStreamSession: Sendable {
+    var events: AsyncThrowingStream<QuoteEvent, any Error> { get }
+    func subscribe(_ symbols: Set<String>) async
+    func unsubscribe(_ symbols: Set<String>) async
+    func close() async
+}
+
+/// Live quotes pushed by a broker over one connection.
+public protocol StreamingQuoteService: BrandedService {
+    /// Opens a connection. Throws `BrokerError` when it cannot be established.
+    func openSession() async throws(BrokerError) -> any QuoteStreamSession
+}
+
+/// A type-erased streaming service, so heterogeneous brokers sit in one array and tests can make
+/// one from closures.
+public struct AnyStreamingQuoteService: StreamingQuoteService {
+    public let branding: ServiceBranding
+    private let open: @Sendable () async throws(BrokerError) -> any QuoteStreamSession
+
+    public init(branding: ServiceBranding, open: @escaping @Sendable () async throws(BrokerError) -> any QuoteStreamSession) {
+        self.branding = branding
+        self.open = open
+    }
+
+    public init(_ base: some StreamingQuoteService) {
+        self.branding = base.branding
+        self.open = { () async throws(BrokerError) -> any QuoteStreamSession in try await base.openSession() }
+    }
+
+    public func openSession() async throws(BrokerError) -> any QuoteStreamSession {
+        try await open()
+    }
+}

@@ -1,0 +1,17 @@
+/// Everything the user can ask of the watchlist screen. Keys become these (see TerminalUI's KeyMap).
+public enum WatchlistAction: Sendable, Hashable {
+    case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom
+    case beginAdd
+    case inputCharacter(Character)
+    case inputBackspace
+    case submitInput
+    case cancelInput
+    case removeSelected
+    case undoRemove
+    case cycleSort
+    case toggleHelp
+    case dismissMessage
+    case quit
+    /// The number of table rows that fit on screen changed (terminal resized).
+    case viewportChanged(visibleRows: Int)
+}

@@ -1,0 +1,120 @@
+import Domain
+import Foundation
+
+/// How the watchlist is ordered. Ties always fall back to symbol, then brand id.
+public enum SortOrder: String, Sendable, Hashable, CaseIterable {
+    case symbol
+    case changePercent
+    case last
+
+    public var label: String {
+        switch self {
+        case .symbol: "symbol"
+        case .changePercent: "change %"
+        case .last: "last"
+        }
+    }
+
+    public var next: SortOrder {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// What the keyboard is doing right now.
+public enum InputMode: Sendable, Hashable {
+    case normal
+    /// The inline "add symbols" prompt with what has been typed and, after a failed submit, why.
+    case adding(text: String, error: String?)
+    case help
+}
+
+/// One (symbol, broker) row as the view needs it.
+public struct WatchlistRow: Sendable, Hashable, Identifiable {
+    public var key: QuoteKey
+    public var branding: ServiceBranding
+    public var quote: CommonQuote?
+    /// Why this row has no (fresh) price: "unknown symbol", "reconnecting 3…", "unauthorized".
+    public var error: String?
+    /// When the last price change arrived (local clock), for the brief highlight.
+    public var lastChangeAt: Date?
+    /// Direction of that last change: +1 up, -1 down, 0 none yet.
+    public var lastChangeDirection: Int
+    /// When this row last received any quote (local clock), for staleness.
+    public var receivedAt: Date?
+
+    public var id: String { key.id }
+
+    public init(
+        key: QuoteKey, branding: ServiceBranding, quote: CommonQuote? = nil, error: String? = nil,
+        lastChangeAt: Date? = nil, lastChangeDirection: Int = 0, receivedAt: Date? = nil
+    ) {
+        self.key = key
+        self.branding = branding
+        self.quote = quote
+        self.error = error
+        self.lastChangeAt = lastChangeAt
+        self.lastChangeDirection = lastChangeDirection
+        self.receivedAt = receivedAt
+    }
+}
+
+/// A broker and how its connection is doing, for the footer.
+public struct BrokerStatus: Sendable, Hashable {
+    public var branding: ServiceBranding
+    public var state: BrokerConnectionState
+
+    public init(branding: ServiceBranding, state: BrokerConnectionState) {
+        self.branding = branding
+        self.state = state
+    }
+}
+
+/// A one-line message for the status line.
+public struct StatusMessage: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable { case info, warning, error }
+    public var kind: Kind
+    public var text: String
+
+    public init(_ kind: Kind, _ text: String) {
+        self.kind = kind
+        self.text = text
+    }
+}
+
+/// Everything a frame of the watchlist screen shows. Views are pure functions of this, a size and now.
+public struct WatchlistViewState: Sendable, Hashable {
+    /// Sorted in display order.
+    public var rows: [WatchlistRow]
+    /// Index into `rows`; nil when there are no rows.
+    public var selectedIndex: Int?
+    /// First row shown; the interactor keeps the selection visible.
+    public var scrollOffset: Int
+    public var sort: SortOrder
+    public var mode: InputMode
+    public var brokers: [BrokerStatus]
+    /// Fake data is on screen: the header says DEMO.
+    public var isDemo: Bool
+    public var message: StatusMessage?
+    /// Rows whose last quote is older than this are drawn dimmed.
+    public var staleAfter: TimeInterval
+    /// How long a changed price stays highlighted.
+    public var highlightFor: TimeInterval
+
+    public init(
+        rows: [WatchlistRow] = [], selectedIndex: Int? = nil, scrollOffset: Int = 0, sort: SortOrder = .symbol,
+        mode: InputMode = .normal, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
+        staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1
+    ) {
+        self.rows = rows
+        self.selectedIndex = selectedIndex
+        self.scrollOffset = scrollOffset
+        self.sort = sort
+        self.mode = mode
+        self.brokers = brokers
+        self.isDemo = isDemo
+        self.message = message
+        self.staleAfter = staleAfter
+        self.highlightFor = highlightFor
+    }
+}
