@@ -1,1 +1,8 @@
 import CommonBrokerApp
+import Foundation
+
+let status = await CommonBrokerMain.run(
+    arguments: Array(CommandLine.arguments.dropFirst()),
+    environment: ProcessInfo.processInfo.environment
+)
+exit(status)

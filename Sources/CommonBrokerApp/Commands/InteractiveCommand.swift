@@ -1,0 +1,77 @@
+import Foundation
+import Interactors
+import TerminalCurses
+import TerminalUI
+
+/// The full-screen watchlist: curses on its own thread, the interactor on an actor, keys in between.
+enum InteractiveCommand {
+    private enum Input: Sendable {
+        case key(KeyPress)
+        case resize(ScreenSize)
+    }
+
+    static func run(_ app: AppComposition) async -> Int32 {
+        let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo))
+        let renderOptions = RenderOptions(color: app.colorEnabled)
+        let (inputs, input) = AsyncStream<Input>.makeStream()
+        let session = TerminalSession(
+            options: TerminalSessionOptions(color: app.colorEnabled),
+            frame: { size, now in WatchlistScreen.render(box.current, size: size, now: now, options: renderOptions) },
+            onKey: { input.yield(.key($0)) },
+            onResize: { input.yield(.resize($0)) }
+        )
+        let interactor = WatchlistInteractor(
+            feed: app.hub,
+            quoteServices: app.quoteServices,
+            watchlist: app.watchlist,
+            isDemo: app.isDemo,
+            staleAfter: app.config.staleAfterSeconds,
+            highlightFor: Double(app.config.highlightMilliseconds) / 1000,
+            initialMessage: app.notes.last,
+            publish: { state in
+                box.set(state)
+                session.setNeedsDisplay()
+            }
+        )
+
+        do {
+            try session.start()
+        } catch {
+            StandardError.write("commonbroker: \(error)")
+            await app.hub.shutdown()
+            return 1
+        }
+        _ = await interactor.handle(.viewportChanged(visibleRows: WatchlistScreen.visibleTableRows(for: session.size)))
+        await interactor.start()
+
+        let status = await withTaskGroup(of: Int32.self) { group in
+            group.addTask {
+                for await event in inputs {
+                    let action: WatchlistAction?
+                    switch event {
+                    case .key(let key): action = KeyMap.action(for: key, mode: box.current.mode)
+                    case .resize(let size): action = .viewportChanged(visibleRows: WatchlistScreen.visibleTableRows(for: size))
+                    }
+                    if let action, await interactor.handle(action) == .quit { break }
+                }
+                session.stop()
+                return 0
+            }
+            group.addTask {
+                // SIGINT/SIGTERM/SIGHUP end the session from the UI thread; the terminal is already restored.
+                switch await session.waitUntilStopped() {
+                case .stopped: return 0
+                case .signal(let number): return number == SIGINT ? 0 : 128 + number
+                }
+            }
+            let first = await group.next() ?? 0
+            input.finish()
+            session.stop()
+            group.cancelAll()
+            return first
+        }
+        await interactor.stop()
+        await app.hub.shutdown()
+        return status
+    }
+}

@@ -1,0 +1,113 @@
+import Domain
+import Foundation
+import Interactors
+import TerminalUI
+
+/// One (symbol, broker) line of `commonbroker print`.
+public struct SnapshotRow: Sendable, Hashable {
+    public var key: QuoteKey
+    public var brandName: String
+    public var quote: CommonQuote?
+    public var error: BrokerError?
+}
+
+/// `commonbroker print`: one snapshot of the watchlist as a table or JSON, for scripts.
+public enum SnapshotReport {
+    /// Every (symbol, broker) pair, sorted by symbol then brand id. A pair nobody answered for is an error row.
+    public static func rows(symbols: [String], brokers: [ServiceBranding], results: [FanOutResult]) -> [SnapshotRow] {
+        let byBroker = Dictionary(results.map { ($0.branding.id, $0.results) }, uniquingKeysWith: { first, _ in first })
+        var rows: [SnapshotRow] = []
+        for symbol in Set(symbols) {
+            for broker in brokers {
+                let key = QuoteKey(brandID: broker.id, symbol: symbol)
+                switch byBroker[broker.id]?[symbol] {
+                case .success(let quote): rows.append(SnapshotRow(key: key, brandName: broker.name, quote: quote))
+                case .failure(let error): rows.append(SnapshotRow(key: key, brandName: broker.name, error: error))
+                case nil: rows.append(SnapshotRow(key: key, brandName: broker.name, error: .network("no answer")))
+                }
+            }
+        }
+        return rows.sorted { $0.key < $1.key }
+    }
+
+    /// A JSON array of row objects. Absent values are `null`, so every object has every key.
+    public static func json(_ rows: [SnapshotRow]) -> String {
+        let objects = rows.map { row -> String in
+            let quote = row.quote
+            let fields: [(String, String)] = [
+                ("id", string(row.key.id)),
+                ("symbol", string(row.key.symbol)),
+                ("brand", string(row.key.brandID)),
+                ("brandName", string(row.brandName)),
+                ("last", number(quote?.last)),
+                ("change", number(quote?.change)),
+                ("changePercent", number(quote?.changePercent)),
+                ("bid", number(quote?.bid)),
+                ("ask", number(quote?.ask)),
+                ("volume", quote?.volume.map(String.init) ?? "null"),
+                ("timestamp", quote.map { string(timestamp($0.timestamp)) } ?? "null"),
+                ("error", row.error.map { string($0.description) } ?? "null"),
+            ]
+            return "  {" + fields.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+        }
+        return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// An aligned plain-text table; text from brokers is sanitized like on screen.
+    public static func table(_ rows: [SnapshotRow]) -> String {
+        let header = ["SYMBOL", "BROKER", "LAST", "CHANGE", "CHG%", "BID", "ASK", "STATUS"]
+        let body = rows.map { row -> [String] in
+            let quote = row.quote
+            return [
+                TerminalText.sanitize(row.key.symbol),
+                TerminalText.sanitize(row.brandName),
+                quote.map { QuoteFormatting.price($0.last) } ?? "—",
+                quote?.change.map { QuoteFormatting.change($0) } ?? "—",
+                quote?.changePercent.map { QuoteFormatting.percent($0) } ?? "—",
+                quote?.bid.map { QuoteFormatting.price($0) } ?? "—",
+                quote?.ask.map { QuoteFormatting.price($0) } ?? "—",
+                row.error.map { TerminalText.sanitize($0.description) } ?? "ok",
+            ]
+        }
+        let all = [header] + body
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let numeric = Set(2...6)
+        return all.map { cells in
+            cells.indices.map { column in
+                let cell = cells[column]
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return numeric.contains(column) ? pad + cell : (column == cells.count - 1 ? cell : cell + pad)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func string(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        // Round to what a price can mean, so 0.1+0.2 noise never reaches a script.
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The `commonbroker` command: parses arguments and runs the chosen command. Returns the exit status.
+public enum CommonBrokerMain {
+    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        let invocation: Invocation
+        switch CommandLineArguments.parse(arguments) {
+        case .success(let parsed): invocation = parsed
+        case .failure(let error):
+            StandardError.write("commonbroker: \(error)")
+            return 64
+        }
+        switch invocation {
+        case .help:
+            FileHandle.standardOutput.write(Data(CommandLineArguments.helpText.utf8))
+            return 0
+        case .version:
+            FileHandle.standardOutput.write(Data("commonbroker \(CommonBrokerVersion.string)\n".utf8))
+            return 0
+        case .run(let options):
+            guard let app = compose(options, environment) else { return 78 }
+            return await InteractiveCommand.run(app)
+        case .print(let options, let json):
+            guard let app = compose(options, environment) else { return 78 }
+            return await PrintCommand.run(app, json: json)
+        }
+    }
+
+    private static func compose(_ options: RunOptions, _ environment: [String: String]) -> AppComposition? {
+        do {
+            return try AppComposition.build(options: options, environment: environment)
+        } catch {
+            StandardError.write("commonbroker: \(error.description)")
+            return nil
+        }
+    }
+}

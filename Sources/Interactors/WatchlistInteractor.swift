@@ -1,0 +1,196 @@
+import Domain
+import Foundation
+import Stores
+
+/// Runs the watchlist screen: turns actions into state changes and effects (persisting the watchlist,
+/// following symbols on the market feed, asking brokers for snapshots), and publishes a new view state
+/// after every change. All decisions are in `WatchlistState`; this actor only sequences effects.
+public actor WatchlistInteractor {
+    public enum Outcome: Sendable, Equatable { case keepRunning, quit }
+
+    private var state: WatchlistState
+    private let watchlist: WatchlistStore
+    private let quoteServices: [any QuoteService]
+    private let feed: any MarketFeed
+    private let now: @Sendable () -> Date
+    private let publish: @Sendable (WatchlistViewState) -> Void
+    private var subscription: MarketFeedSubscription?
+    private var feedTask: Task<Void, Never>?
+    private var snapshotTasks: [Task<Void, Never>] = []
+
+    /// `watchlist` must already be loaded. `publish` is called after every change, from this actor.
+    public init(
+        feed: any MarketFeed,
+        quoteServices: [any QuoteService],
+        watchlist: WatchlistStore,
+        isDemo: Bool,
+        staleAfter: TimeInterval = 30,
+        highlightFor: TimeInterval = 1,
+        initialMessage: StatusMessage? = nil,
+        now: @escaping @Sendable () -> Date = Date.init,
+        publish: @escaping @Sendable (WatchlistViewState) -> Void
+    ) {
+        self.state = WatchlistState(
+            brokers: feed.brokers, symbols: watchlist.symbols, isDemo: isDemo,
+            staleAfter: staleAfter, highlightFor: highlightFor
+        )
+        self.state.message = initialMessage
+        self.watchlist = watchlist
+        self.quoteServices = quoteServices
+        self.feed = feed
+        self.now = now
+        self.publish = publish
+    }
+
+    public var viewState: WatchlistViewState { state.viewState() }
+
+    /// Shows the watchlist, asks every broker for a snapshot at once, then follows the feed.
+    public func start() async {
+        publish(state.viewState())
+        requestSnapshots(for: state.symbols)
+        let subscription = await feed.subscribe(symbols: Set(state.symbols))
+        self.subscription = subscription
+        feedTask = Task { [weak self] in
+            for await update in subscription.updates {
+                await self?.receive(update)
+            }
+        }
+    }
+
+    /// Ends the feed subscription and outstanding snapshot requests.
+    public func stop() async {
+        feedTask?.cancel()
+        snapshotTasks.forEach { $0.cancel() }
+        snapshotTasks.removeAll()
+        await subscription?.cancel()
+        subscription = nil
+    }
+
+    public func handle(_ action: WatchlistAction) async -> Outcome {
+        switch action {
+        case .quit:
+            return .quit
+        case .moveUp: state.moveSelection(by: -1)
+        case .moveDown: state.moveSelection(by: 1)
+        case .pageUp: state.page(down: false)
+        case .pageDown: state.page(down: true)
+        case .moveToTop: state.moveSelection(toTop: true)
+        case .moveToBottom: state.moveSelection(toTop: false)
+        case .viewportChanged(let rows): state.setVisibleRows(rows)
+        case .cycleSort:
+            state.cycleSort()
+            state.message = StatusMessage(.info, "Sorted by \(state.sort.label)")
+        case .toggleHelp:
+            state.mode = state.mode == .help ? .normal : .help
+        case .dismissMessage:
+            state.message = nil
+        case .beginAdd:
+            state.mode = .adding(text: "", error: nil)
+        case .inputCharacter(let character):
+            if case .adding(let text, _) = state.mode, text.count < 200 {
+                state.mode = .adding(text: text + String(character), error: nil)
+            }
+        case .inputBackspace:
+            if case .adding(let text, _) = state.mode {
+                state.mode = .adding(text: String(text.dropLast()), error: nil)
+            }
+        case .cancelInput:
+            state.mode = .normal
+        case .submitInput:
+            await submitAddPrompt()
+        case .removeSelected:
+            await removeSelected()
+        case .undoRemove:
+            await undoRemove()
+        }
+        publish(state.viewState())
+        return .keepRunning
+    }
+
+    // MARK: - Feed
+
+    func receive(_ update: MarketUpdate) {
+        state.apply(update, receivedAt: now())
+        publish(state.viewState())
+    }
+
+    func receive(_ snapshot: FanOutResult) {
+        state.apply(snapshot, receivedAt: now())
+        publish(state.viewState())
+    }
+
+    private func requestSnapshots(for symbols: [String]) {
+        guard !symbols.isEmpty, !quoteServices.isEmpty else { return }
+        snapshotTasks.removeAll { $0.isCancelled }
+        let services = quoteServices
+        snapshotTasks.append(Task { [weak self] in
+            for await result in QuoteFanOut.fetch(symbols, from: services) {
+                await self?.receive(result)
+            }
+        })
+    }
+
+    private func followCurrentSymbols() async {
+        await subscription?.setSymbols(Set(state.symbols))
+    }
+
+    // MARK: - Editing
+
+    private func submitAddPrompt() async {
+        guard case .adding(let text, _) = state.mode else { return }
+        switch AddSymbolsInput.parse(text, existing: state.symbols) {
+        case .rejected(let reason):
+            state.mode = .adding(text: text, error: reason)
+        case .add(let new, let alreadyListed):
+            do {
+                let added = try watchlist.add(new)
+                state.setSymbols(watchlist.symbols)
+                state.mode = .normal
+                if let first = added.first { state.select(symbol: first) }
+                var text = added.isEmpty ? "Nothing new to add" : "Added \(added.joined(separator: ", "))"
+                if !alreadyListed.isEmpty { text += " (already listed: \(alreadyListed.joined(separator: ", ")))" }
+                state.message = StatusMessage(.info, text)
+                await followCurrentSymbols()
+                requestSnapshots(for: added)
+            } catch {
+                state.mode = .adding(text: text, error: "not saved: \(error.description)")
+            }
+        }
+    }
+
+    private func removeSelected() async {
+        guard let symbol = state.selectedRow?.key.symbol else {
+            state.message = StatusMessage(.info, "Nothing to remove")
+            return
+        }
+        do {
+            guard let index = try watchlist.remove(symbol) else {
+                state.setSymbols(watchlist.symbols)
+                return
+            }
+            state.noteRemoved(symbol, at: index)
+            state.setSymbols(watchlist.symbols)
+            state.message = StatusMessage(.info, "Removed \(symbol) · u to undo")
+            await followCurrentSymbols()
+        } catch {
+            state.message = StatusMessage(.error, "Could not remove \(symbol): \(error.description)")
+        }
+    }
+
+    private func undoRemove() async {
+        guard let last = state.popUndo() else {
+            state.message = StatusMessage(.info, "Nothing to undo")
+            return
+        }
+        do {
+            try watchlist.insert(last.symbol, at: last.index)
+            state.setSymbols(watchlist.symbols)
+            state.select(symbol: last.symbol)
+            state.message = StatusMessage(.info, "Restored \(last.symbol)")
+            await followCurrentSymbols()
+            requestSnapshots(for: [last.symbol])
+        } catch {
+            state.message = StatusMessage(.error, "Could not restore \(last.symbol): \(error.description)")
+        }
+    }
+}

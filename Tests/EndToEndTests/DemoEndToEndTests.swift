@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// The real `commonbroker` binary in a real terminal (tmux), driven by keys like a person would.
+/// `make test` builds the binary first and passes its path in COMMONBROKER_BIN.
+@Suite(.serialized) struct DemoEndToEndTests {
+    static let brokerNames = ["Alpha Demo", "Beta Demo", "Gamma Flaky"]
+
+    var binary: String {
+        if let path = ProcessInfo.processInfo.environment["COMMONBROKER_BIN"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/commonbroker").path
+    }
+
+    /// A shell in tmux with private config and state folders and a small, fast demo config.
+    func makeSession(columns: Int = 100, rows: Int = 30) throws -> TmuxSession {
+        #expect(FileManager.default.isExecutableFile(atPath: binary), "build the binary first (make test does): \(binary)")
+        let session = try TmuxSession(columns: columns, rows: rows, environment: [
+            "XDG_STATE_HOME": "state", "XDG_CONFIG_HOME": "config",
+        ])
+        let config = #"{"symbols": ["AAPL", "MSFT"], "demo": {"seed": 7, "tickIntervalMs": 200}}"#
+        try session.type("mkdir -p config/commonbroker && echo '\(config)' > config/commonbroker/config.json && stty -g > stty.before && clear")
+        _ = try session.waitForPrompt()
+        return session
+    }
+
+    func rows(of symbol: String, in screen: String) -> [Substring] {
+        screen.split(separator: "\n").filter { line in
+            line.contains(symbol) && Self.brokerNames.contains { line.contains($0) }
+        }
+    }
+
+    /// Runs after the app exits: the shell prompt is back and the tty settings are what they were before.
+    func expectTerminalRestored(_ session: TmuxSession, _ comment: Comment) throws {
+        #expect(try session.waitForPrompt(), "shell prompt not back (\(comment)):\n\(session.lastScreen)")
+        try session.type("stty -g > stty.after; cmp -s stty.before stty.after && echo TTY-SANE || echo TTY-BROKEN")
+        let screen = try session.waitForScreen { $0.contains("TTY-SANE") || $0.contains("TTY-BROKEN") }
+        #expect(screen?.contains("TTY-SANE") == true, "terminal settings differ after exit (\(comment)):\n\(session.lastScreen)")
+    }
+
+    func startDemo(_ session: TmuxSession, arguments: String = "--demo") throws -> String? {
+        try session.type("\(binary) \(arguments)")
+        return try session.waitForScreen { screen in
+            screen.contains("DEMO") && Self.brokerNames.allSatisfy { name in self.rows(of: "MSFT", in: screen).contains { $0.contains(name) } }
+        }
+    }
+
+    @Test func addDeleteQuitRestartAndResize() throws {
+        let session = try makeSession()
+        let first = try startDemo(session)
+        #expect(first != nil, "demo rows did not appear:\n\(session.lastScreen)")
+
+        // Add NVDA with keys: one row per demo broker.
+        try session.send("a")
+        #expect(try session.waitFor("Add symbols") != nil, "add prompt did not open:\n\(session.lastScreen)")
+        try session.send("nvda", literal: true)
+        try session.send("Enter")
+        let added = try session.waitForScreen { self.rows(of: "NVDA", in: $0).count == 3 }
+        #expect(added != nil, "expected three NVDA rows:\n\(session.lastScreen)")
+
+        // The new symbol is selected; d removes it, u brings it back, d again.
+        try session.send("d")
+        #expect(try session.waitForScreen { self.rows(of: "NVDA", in: $0).isEmpty } != nil, "NVDA not removed:\n\(session.lastScreen)")
+        try session.send("u")
+        #expect(try session.waitForScreen { self.rows(of: "NVDA", in: $0).count == 3 } != nil, "undo did not restore NVDA:\n\(session.lastScreen)")
+
+        // An invalid symbol is refused with a reason and Esc cancels the prompt.
+        try session.send("a")
+        try session.send("bad$", literal: true)
+        try session.send("Enter")
+        #expect(try session.waitFor("'$'") != nil, "no error for an invalid symbol:\n\(session.lastScreen)")
+        try session.send("Escape")
+        #expect(try session.waitForScreen { !$0.contains("Add symbols") } != nil, "Esc did not close the prompt")
+
+        // Resize: narrow terminals drop columns, tiny ones say so, and the layout comes back.
+        let wide = try session.capture()
+        #expect(wide.uppercased().contains("ASK"), "the wide layout shows the ask column:\n\(wide)")
+        try session.resize(columns: 60, rows: 20)
+        let narrow = try session.waitForScreen { screen in
+            !screen.uppercased().contains("ASK") && self.rows(of: "MSFT", in: screen).count == 3
+        }
+        #expect(narrow != nil, "60x20 layout did not adapt:\n\(session.lastScreen)")
+        try session.resize(columns: 30, rows: 6)
+        #expect(try session.waitForScreen { $0.lowercased().contains("too small") } != nil, "no too-small message:\n\(session.lastScreen)")
+        try session.resize(columns: 100, rows: 30)
+        #expect(try session.waitForScreen { self.rows(of: "NVDA", in: $0).count == 3 && $0.uppercased().contains("ASK") } != nil)
+
+        try session.send("q")
+        try expectTerminalRestored(session, "after q")
+
+        // Restart: the edited watchlist (with NVDA) was persisted.
+        let again = try startDemo(session)
+        #expect(again != nil)
+        #expect(try session.waitForScreen { self.rows(of: "NVDA", in: $0).count == 3 } != nil, "NVDA not persisted:\n\(session.lastScreen)")
+        try session.send("C-c")
+        try expectTerminalRestored(session, "after Ctrl-C")
+    }
+
+    @Test func sigtermAndSighupRestoreTheTerminal() throws {
+        let session = try makeSession()
+        for signal in ["TERM", "HUP"] {
+            #expect(try startDemo(session) != nil, "demo did not start:\n\(session.lastScreen)")
+            let kill = Process()
+            kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+            kill.arguments = ["-\(signal)", "-f", "^\(binary) --demo"]
+            try kill.run()
+            kill.waitUntilExit()
+            #expect(kill.terminationStatus == 0, "pkill found no commonbroker")
+            try expectTerminalRestored(session, "after SIG\(signal)")
+            try session.type("clear")
+        }
+    }
+
+    @Test func suspendAndResume() throws {
+        let session = try makeSession()
+        #expect(try startDemo(session) != nil)
+        try session.send("C-z")
+        #expect(try session.waitForPrompt(), "Ctrl-Z did not give the shell back:\n\(session.lastScreen)")
+        try session.type("fg")
+        let resumed = try session.waitForScreen { screen in
+            screen.contains("DEMO") && self.rows(of: "AAPL", in: screen).count == 3
+        }
+        #expect(resumed != nil, "fg did not redraw the watchlist:\n\(session.lastScreen)")
+        try session.send("q")
+        try expectTerminalRestored(session, "after suspend, resume and q")
+    }
+
+    @Test func printJSONGivesOneRowPerSymbolAndBroker() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["print", "--json", "--demo", "--symbols", "MSFT,ZZZZ,AAPL"]
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("cb-print-\(UUID().uuidString)")
+        process.environment = ["HOME": state.path, "XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": state.path, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let ids = rows.compactMap { $0["id"] as? String }
+        #expect(ids == [
+            "demo-alpha:AAPL", "demo-beta:AAPL", "demo-gamma:AAPL",
+            "demo-alpha:MSFT", "demo-beta:MSFT", "demo-gamma:MSFT",
+            "demo-alpha:ZZZZ", "demo-beta:ZZZZ", "demo-gamma:ZZZZ",
+        ])
+        let gammaZ = try #require(rows.first { $0["id"] as? String == "demo-gamma:ZZZZ" })
+        #expect(gammaZ["error"] as? String == "unknown symbol ZZZZ")
+        #expect(gammaZ["last"] is NSNull)
+        let alphaA = try #require(rows.first { $0["id"] as? String == "demo-alpha:AAPL" })
+        #expect((alphaA["last"] as? Double ?? 0) > 0)
+        #expect(alphaA["error"] is NSNull)
+        for key in ["symbol", "brand", "change", "timestamp"] { #expect(alphaA[key] != nil, "missing \(key)") }
+        #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("commonbroker/watchlist.json").path),
+                "--symbols is for this run only and must not be persisted")
+    }
+}

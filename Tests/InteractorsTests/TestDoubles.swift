@@ -1,0 +1,112 @@
+import Domain
+import Foundation
+import Interactors
+import Synchronization
+
+let alpha = ServiceBranding(id: "alpha", name: "Alpha", glyph: "a", color: .cyan)
+let beta = ServiceBranding(id: "beta", name: "Beta", glyph: "b", color: .magenta)
+let slowpoke = ServiceBranding(id: "slow", name: "Slow", glyph: "s", color: .yellow)
+let t0 = Date(timeIntervalSince1970: 1_763_900_000)
+
+func quote(_ symbol: String, _ last: Double, close: Double? = 100, at time: Date = t0) -> CommonQuote {
+    CommonQuote(symbol: symbol, last: last, timestamp: time, previousClose: close)
+}
+
+/// A QuoteService answering from a table, optionally after a gate opens or by throwing.
+struct TableQuoteService: QuoteService {
+    let branding: ServiceBranding
+    var prices: [String: Double] = [:]
+    var failure: BrokerError?
+    var gate: Gate?
+
+    func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
+        if let gate { await gate.wait() }
+        if let failure { throw failure }
+        var out: [String: Result<CommonQuote, BrokerError>] = [:]
+        for symbol in symbols {
+            out[symbol] = prices[symbol].map { .success(quote(symbol, $0)) } ?? .failure(.unknownSymbol(symbol))
+        }
+        return out
+    }
+}
+
+/// Suspends callers until opened.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { s in
+            s.open = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+}
+
+/// A MarketFeed the test drives by hand; records what the interactor asks of it.
+final class ManualFeed: MarketFeed, Sendable {
+    let brokers: [ServiceBranding]
+    private let state = Mutex<(symbols: [Set<String>], continuation: AsyncStream<MarketUpdate>.Continuation?, cancelled: Bool)>(([], nil, false))
+
+    init(brokers: [ServiceBranding]) { self.brokers = brokers }
+
+    func subscribe(symbols: Set<String>) async -> MarketFeedSubscription {
+        let (stream, continuation) = AsyncStream<MarketUpdate>.makeStream()
+        state.withLock {
+            $0.symbols.append(symbols)
+            $0.continuation = continuation
+        }
+        return MarketFeedSubscription(
+            updates: stream,
+            setSymbols: { [state] symbols in state.withLock { $0.symbols.append(symbols) } },
+            cancel: { [state] in
+                state.withLock {
+                    $0.cancelled = true
+                    $0.continuation?.finish()
+                }
+            }
+        )
+    }
+
+    var followed: [Set<String>] { state.withLock { $0.symbols } }
+    var cancelled: Bool { state.withLock { $0.cancelled } }
+    func send(_ update: MarketUpdate) { _ = state.withLock { $0.continuation?.yield(update) } }
+}
+
+/// Collects published view states so tests can wait for one that matches.
+final class Published: Sendable {
+    private let states = Mutex<[WatchlistViewState]>([])
+    private let changed = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+
+    var publish: @Sendable (WatchlistViewState) -> Void {
+        { [states, changed] state in
+            states.withLock { $0.append(state) }
+            changed.continuation.yield()
+        }
+    }
+
+    var latest: WatchlistViewState? { states.withLock { $0.last } }
+    var all: [WatchlistViewState] { states.withLock { $0 } }
+
+    /// Waits (bounded) for a published state satisfying `condition`; returns it or nil on timeout.
+    func first(timeout: Duration = .seconds(5), where condition: @escaping @Sendable (WatchlistViewState) -> Bool) async -> WatchlistViewState? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let match = states.withLock({ $0.first(where: condition) }) { return match }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,127 @@
+import Domain
+import Foundation
+import Interactors
+import Stores
+import Testing
+
+@Suite struct WatchlistInteractorTests {
+    func makeStore(_ symbols: [String]) throws -> WatchlistStore {
+        let store = WatchlistStore(file: nil, seed: symbols)
+        _ = try store.load()
+        return store
+    }
+
+    @Test func fanOutShowsFastBrokersFirstAndTheFailingBrokersRowsWithTheirError() async throws {
+        let gate = Gate()
+        let services: [any QuoteService] = [
+            TableQuoteService(branding: alpha, prices: ["AAPL": 101, "MSFT": 202]),
+            TableQuoteService(branding: beta, failure: .unauthorized(hint: "check BETA_TOKEN")),
+            TableQuoteService(branding: slowpoke, prices: ["AAPL": 100.5, "MSFT": 201], gate: gate),
+        ]
+        let feed = ManualFeed(brokers: [alpha, beta, slowpoke])
+        let published = Published()
+        let interactor = WatchlistInteractor(
+            feed: feed, quoteServices: services, watchlist: try makeStore(["MSFT", "AAPL"]),
+            isDemo: false, now: { t0 }, publish: published.publish
+        )
+        await interactor.start()
+
+        // Alpha's prices and beta's error arrive while the slow broker is still held at its gate.
+        let early = await published.first { state in
+            state.rows.contains { $0.id == "alpha:AAPL" && $0.quote?.last == 101 }
+                && state.rows.contains { $0.id == "beta:MSFT" && $0.error == "unauthorized" }
+        }
+        let earlyRows = try #require(early).rows
+        #expect(earlyRows.map(\.id) == ["alpha:AAPL", "beta:AAPL", "slow:AAPL", "alpha:MSFT", "beta:MSFT", "slow:MSFT"])
+        #expect(earlyRows.first { $0.id == "slow:AAPL" }?.quote == nil)
+        #expect(earlyRows.first { $0.id == "beta:AAPL" }?.error == "unauthorized")
+
+        gate.open()
+        let late = await published.first { $0.rows.contains { $0.id == "slow:MSFT" && $0.quote?.last == 201 } }
+        #expect(late != nil)
+        #expect(feed.followed.first == ["AAPL", "MSFT"])
+        await interactor.stop()
+        #expect(feed.cancelled)
+    }
+
+    @Test func feedUpdatesReachTheView() async throws {
+        let feed = ManualFeed(brokers: [alpha])
+        let published = Published()
+        let interactor = WatchlistInteractor(
+            feed: feed, quoteServices: [], watchlist: try makeStore(["AAPL"]), isDemo: true,
+            now: { t0 }, publish: published.publish
+        )
+        await interactor.start()
+        feed.send(MarketUpdate(quotes: [QuoteKey(brandID: "alpha", symbol: "AAPL"): quote("AAPL", 123)], brokerStates: ["alpha": .live]))
+        let state = await published.first { $0.rows.first?.quote?.last == 123 }
+        #expect(state?.brokers.first?.state == .live)
+        #expect(state?.isDemo == true)
+        await interactor.stop()
+    }
+
+    @Test func addingRemovingAndUndoingEditTheWatchlistAndTheFeed() async throws {
+        let feed = ManualFeed(brokers: [alpha, beta])
+        let published = Published()
+        let store = try makeStore(["AAPL"])
+        let interactor = WatchlistInteractor(
+            feed: feed, quoteServices: [], watchlist: store, isDemo: true, now: { t0 }, publish: published.publish
+        )
+        await interactor.start()
+
+        _ = await interactor.handle(.beginAdd)
+        for character in "nvda, msft" { _ = await interactor.handle(.inputCharacter(character)) }
+        _ = await interactor.handle(.submitInput)
+        var state = await interactor.viewState
+        #expect(state.mode == .normal)
+        #expect(store.symbols == ["AAPL", "NVDA", "MSFT"])
+        #expect(state.rows.map(\.id) == ["alpha:AAPL", "beta:AAPL", "alpha:MSFT", "beta:MSFT", "alpha:NVDA", "beta:NVDA"])
+        #expect(state.selectedIndex == 4, "the first added symbol is selected")
+        #expect(state.message == StatusMessage(.info, "Added NVDA, MSFT"))
+        #expect(feed.followed.last == ["AAPL", "NVDA", "MSFT"])
+
+        _ = await interactor.handle(.removeSelected)
+        state = await interactor.viewState
+        #expect(store.symbols == ["AAPL", "MSFT"])
+        #expect(state.rows.map(\.id) == ["alpha:AAPL", "beta:AAPL", "alpha:MSFT", "beta:MSFT"])
+        #expect(state.message == StatusMessage(.info, "Removed NVDA · u to undo"))
+        #expect(feed.followed.last == ["AAPL", "MSFT"])
+
+        _ = await interactor.handle(.undoRemove)
+        #expect(store.symbols == ["AAPL", "NVDA", "MSFT"])
+        #expect(await interactor.viewState.selectedIndex == 4)
+        _ = await interactor.handle(.undoRemove)
+        #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to undo"))
+        await interactor.stop()
+    }
+
+    @Test func anInvalidSymbolKeepsThePromptOpenWithTheReason() async throws {
+        let interactor = WatchlistInteractor(
+            feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: try makeStore(["AAPL"]),
+            isDemo: true, now: { t0 }, publish: { _ in }
+        )
+        _ = await interactor.handle(.beginAdd)
+        for character in "aapl" { _ = await interactor.handle(.inputCharacter(character)) }
+        _ = await interactor.handle(.submitInput)
+        #expect(await interactor.viewState.mode == .adding(text: "aapl", error: "AAPL is already in the watchlist"))
+        _ = await interactor.handle(.inputBackspace)
+        #expect(await interactor.viewState.mode == .adding(text: "aap", error: nil))
+        _ = await interactor.handle(.cancelInput)
+        #expect(await interactor.viewState.mode == .normal)
+        #expect(await interactor.handle(.quit) == .quit)
+    }
+
+    @Test func helpTogglesAndSortCycles() async throws {
+        let interactor = WatchlistInteractor(
+            feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: try makeStore([]),
+            isDemo: true, now: { t0 }, publish: { _ in }
+        )
+        _ = await interactor.handle(.toggleHelp)
+        #expect(await interactor.viewState.mode == .help)
+        _ = await interactor.handle(.toggleHelp)
+        #expect(await interactor.viewState.mode == .normal)
+        _ = await interactor.handle(.cycleSort)
+        #expect(await interactor.viewState.sort == .changePercent)
+        #expect(await interactor.handle(.removeSelected) == .keepRunning)
+        #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to remove"))
+    }
+}
