@@ -6,7 +6,7 @@ public enum WatchlistLoadNote: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .corruptFileMovedAside(let path, let movedTo, let reason):
-            "watchlist \(path) could not be used (\(reason)); kept it as \(movedTo) and started from the default symbols"
+            "could not use the watchlist \(path) (\(reason)); moved it to \(movedTo)"
         }
     }
 }

@@ -24,7 +24,7 @@ public final class WatchlistStore: Sendable {
     /// `now` names moved-aside files; tests pin it.
     init(file: WatchlistFile?, seed: [String], now: @escaping @Sendable () -> Date) {
         self.file = file
-        self.seed = Self.withoutDuplicates(seed)
+        self.seed = Self.withoutDuplicates(seed.compactMap(Self.canonical))
         self.now = now
         self.current = Mutex(self.seed)
     }
@@ -59,9 +59,11 @@ public final class WatchlistStore: Sendable {
     }
 
     /// Appends the symbols not yet present (already normalized by the caller); returns those actually added.
+    /// A symbol that `Symbol.normalize` rejects is never added: it would make the file unloadable.
     @discardableResult
     public func add(_ symbols: [String]) throws(WatchlistStoreError) -> [String] {
-        try edit { list in
+        let symbols = symbols.compactMap(Self.canonical)
+        return try edit { list in
             var added: [String] = []
             for symbol in symbols where !list.contains(symbol) {
                 list.append(symbol)
@@ -84,6 +86,7 @@ public final class WatchlistStore: Sendable {
     /// Re-inserts a symbol at an index (undo of a removal). The index is clamped to the list as it is
     /// now; a symbol that is back already (added meanwhile) stays where it is.
     public func insert(_ symbol: String, at index: Int) throws(WatchlistStoreError) {
+        guard let symbol = Self.canonical(symbol) else { return }
         try edit { list in
             guard !list.contains(symbol) else { return }
             list.insert(symbol, at: min(max(0, index), list.count))
@@ -158,6 +161,11 @@ public final class WatchlistStore: Sendable {
             return v < 10 ? "0\(v)" : "\(v)"
         }
         return "\(c.year ?? 0)\(two(c.month))\(two(c.day))-\(two(c.hour))\(two(c.minute))\(two(c.second))"
+    }
+
+    /// Everything the store holds passes `Symbol.normalize`, so what it writes it can read back.
+    private static func canonical(_ symbol: String) -> String? {
+        try? Symbol.normalize(symbol).get()
     }
 
     private static func withoutDuplicates(_ symbols: [String]) -> [String] {

@@ -93,6 +93,21 @@ import Darwin
         }
     }
 
+    @Test func symbolsTheFileCouldNotHoldAreNeverAdded() throws {
+        try TemporaryDirectory.with { dir throws in
+            let file = WatchlistFile(directory: dir.url)
+            let store = WatchlistStore(file: file, seed: ["spy", "NOT A SYMBOL"])
+            #expect(store.symbols == ["SPY"])
+            #expect(try store.add(["AAPL", "BAD SYMBOL", "msft", ""]) == ["AAPL", "MSFT"])
+            try store.insert("TOO-LONG-FOR-A-SYMBOL", at: 0)
+            #expect(store.symbols == ["SPY", "AAPL", "MSFT"])
+
+            let reloaded = WatchlistStore(file: file, seed: [])
+            #expect(try reloaded.load() == nil, "what the store wrote loads back without complaint")
+            #expect(reloaded.symbols == ["SPY", "AAPL", "MSFT"])
+        }
+    }
+
     @Test func removeThenInsertRestoresTheOrder() throws {
         try TemporaryDirectory.with { dir throws in
             let file = WatchlistFile(directory: dir.url)
