@@ -1,0 +1,34 @@
+import Domain
+
+/// Connection state per broker, in the brokers' given order.
+public struct BrokerStatusStore: Sendable {
+    private let brokers: [ServiceBranding]
+    private var states: [String: BrokerConnectionState]
+
+    /// A broker listed twice (same id) appears once, at its first position.
+    public init(brokers: [ServiceBranding], initial: BrokerConnectionState = .connecting) {
+        var seen = Set<String>()
+        self.brokers = brokers.filter { seen.insert($0.id).inserted }
+        self.states = Dictionary(uniqueKeysWithValues: self.brokers.map { ($0.id, initial) })
+    }
+
+    public mutating func apply(_ update: MarketUpdate) {
+        for (brokerID, state) in update.brokerStates {
+            set(state, for: brokerID)
+        }
+    }
+
+    /// Ignores ids of brokers this store was not given: without a branding there is nothing to show.
+    public mutating func set(_ state: BrokerConnectionState, for brokerID: String) {
+        guard states[brokerID] != nil else { return }
+        states[brokerID] = state
+    }
+
+    public func state(for brokerID: String) -> BrokerConnectionState? {
+        states[brokerID]
+    }
+
+    public var statuses: [(branding: ServiceBranding, state: BrokerConnectionState)] {
+        brokers.map { ($0, states[$0.id] ?? .connecting) }
+    }
+}

@@ -1,0 +1,51 @@
+import Domain
+import Foundation
+
+/// Latest quote and status per row (symbol × broker).
+public struct QuoteStore: Sendable {
+    private var entries: [QuoteKey: QuoteEntry] = [:]
+
+    public init() {}
+
+    /// Applies a feed batch. A key with both a failure and a quote in one batch ends with the quote:
+    /// the batch is conflated, so order is lost, and a price that arrived is worth more than a stale error.
+    public mutating func apply(_ update: MarketUpdate, receivedAt: Date) {
+        for (key, error) in update.failures {
+            record(.failure(error), for: key, receivedAt: receivedAt)
+        }
+        for (key, quote) in update.quotes {
+            record(.success(quote), for: key, receivedAt: receivedAt)
+        }
+    }
+
+    /// A quote replaces the entry's quote and clears its error; a failure sets the error and keeps the
+    /// last quote. Direction and `lastChangeAt` move only when `last` differs from the previous quote,
+    /// so a repeated price does not flash.
+    public mutating func record(_ result: Result<CommonQuote, BrokerError>, for key: QuoteKey, receivedAt: Date) {
+        var entry = entries[key] ?? QuoteEntry()
+        switch result {
+        case .success(let quote):
+            if let previous = entry.quote, previous.last != quote.last {
+                entry.lastChangeDirection = quote.last > previous.last ? 1 : -1
+                entry.lastChangeAt = receivedAt
+            }
+            entry.quote = quote
+            entry.error = nil
+            entry.receivedAt = receivedAt
+        case .failure(let error):
+            entry.error = error
+        }
+        entries[key] = entry
+    }
+
+    public func entry(for key: QuoteKey) -> QuoteEntry? {
+        entries[key]
+    }
+
+    /// Forgets every broker's entry for `symbol`, so re-adding it starts without old prices.
+    public mutating func removeSymbol(_ symbol: String) {
+        entries = entries.filter { $0.key.symbol != symbol }
+    }
+
+    public var count: Int { entries.count }
+}
