@@ -11,11 +11,25 @@ public enum Symbol {
         public var description: String {
             switch self {
             case .empty: "empty symbol"
-            case .tooLong(let s): "\(s) is longer than \(Symbol.maxLength) characters"
+            case .tooLong(let s): "\(Symbol.printable(s)) is longer than \(Symbol.maxLength) characters"
             case .invalidCharacter(let s, let c):
-                "\(s) contains '\(c.isASCII && !c.isWhitespace ? String(c) : "\\u{" + String(c.unicodeScalars.first!.value, radix: 16) + "}")'; use letters, digits, . - / ^"
+                "\(Symbol.printable(s)) contains '\(Symbol.printable(String(c)))'; use letters, digits, . - / ^"
             }
         }
+    }
+
+    /// `text` with everything but printable ASCII spelled as `\u{…}`, so user input echoed in a message can
+    /// never steer the terminal.
+    public static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if (0x20...0x7E).contains(scalar.value) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return out
     }
 
     /// The canonical (upper-cased) form of `raw`, or why it is not a symbol.

@@ -5,6 +5,11 @@ public struct FanOutResult: Sendable {
     public var branding: ServiceBranding
     /// Per symbol. A request that failed as a whole gives every symbol that failure.
     public var results: [String: Result<CommonQuote, BrokerError>]
+
+    public init(branding: ServiceBranding, results: [String: Result<CommonQuote, BrokerError>]) {
+        self.branding = branding
+        self.results = results
+    }
 }
 
 /// Asks every broker for the same symbols at once. Results arrive per broker as each one answers, so a

@@ -24,7 +24,7 @@ struct TableQuoteService: QuoteService {
         if let failure { throw failure }
         var out: [String: Result<CommonQuote, BrokerError>] = [:]
         for symbol in symbols {
-            out[symbol] = prices[symbol].map { .success(quote(symbol, $0)) } ?? .failure(.unknownSymbol(symbol))
+            out[symbol] = prices[symbol].map { .success(InteractorsTests.quote(symbol, $0)) } ?? .failure(.unknownSymbol(symbol))
         }
         return out
     }
@@ -70,9 +70,9 @@ final class ManualFeed: MarketFeed, Sendable {
         }
         return MarketFeedSubscription(
             updates: stream,
-            setSymbols: { [state] symbols in state.withLock { $0.symbols.append(symbols) } },
-            cancel: { [state] in
-                state.withLock {
+            setSymbols: { symbols in self.state.withLock { $0.symbols.append(symbols) } },
+            cancel: {
+                self.state.withLock {
                     $0.cancelled = true
                     $0.continuation?.finish()
                 }
@@ -91,9 +91,9 @@ final class Published: Sendable {
     private let changed = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     var publish: @Sendable (WatchlistViewState) -> Void {
-        { [states, changed] state in
-            states.withLock { $0.append(state) }
-            changed.continuation.yield()
+        { state in
+            self.states.withLock { $0.append(state) }
+            self.changed.continuation.yield()
         }
     }
 

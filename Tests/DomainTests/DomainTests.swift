@@ -1,0 +1,50 @@
+import Domain
+import Foundation
+import Testing
+
+@Suite struct SymbolTests {
+    @Test(arguments: ["aapl", "BRK.B", "BRK/B", "^GSPC", "RDS-A", "X", "ABCDEFGHIJKLMNO"])
+    func acceptsValidSymbols(_ raw: String) throws {
+        #expect(try Symbol.normalize(raw).get() == raw.uppercased())
+    }
+
+    @Test func rejectsEmptyTooLongAndBadCharacters() {
+        #expect(Symbol.normalize("") == .failure(.empty))
+        #expect(Symbol.normalize("ABCDEFGHIJKLMNOP") == .failure(.tooLong("ABCDEFGHIJKLMNOP")))
+        #expect(Symbol.normalize("ZZ$") == .failure(.invalidCharacter("ZZ$", "$")))
+        #expect(Symbol.normalize("ÄPL") == .failure(.invalidCharacter("ÄPL", "Ä")))
+    }
+
+    @Test func explainsInvalidCharactersReadably() {
+        #expect(Symbol.ValidationError.invalidCharacter("ZZ$", "$").description == "ZZ$ contains '$'; use letters, digits, . - / ^")
+        #expect(Symbol.ValidationError.invalidCharacter("A\u{1B}", "\u{1B}").description.contains("\\u{1b}"))
+    }
+
+    @Test func splitsOnSpacesAndCommas() {
+        #expect(Symbol.split(" aapl,msft  nvda,, ") == ["aapl", "msft", "nvda"])
+    }
+}
+
+@Suite struct QuoteTests {
+    @Test func changeNeedsAPreviousClose() {
+        let now = Date(timeIntervalSince1970: 0)
+        let quote = CommonQuote(symbol: "AAPL", last: 110, timestamp: now, previousClose: 100)
+        #expect(quote.change == 10)
+        #expect(quote.changePercent == 10)
+        #expect(CommonQuote(symbol: "AAPL", last: 1, timestamp: now).change == nil)
+        #expect(CommonQuote(symbol: "AAPL", last: 1, timestamp: now, previousClose: 0).changePercent == nil)
+    }
+
+    @Test func keysSortBySymbolThenBrandAndPrintAsRowIDs() {
+        let keys = [QuoteKey(brandID: "b", symbol: "AAPL"), QuoteKey(brandID: "a", symbol: "MSFT"), QuoteKey(brandID: "a", symbol: "AAPL")]
+        #expect(keys.sorted().map(\.id) == ["a:AAPL", "b:AAPL", "a:MSFT"])
+    }
+
+    @Test func brokerErrorsSayWhatHappenedAndWhetherRetryingHelps() {
+        #expect(BrokerError.unauthorized(hint: "check TRADIER_TOKEN").description == "unauthorized, check TRADIER_TOKEN")
+        #expect(BrokerError.rateLimited(retryAfter: 2.5).description == "rate limited, retry in 3s")
+        #expect(BrokerError.unknownSymbol("ZZZZ").shortReason == "unknown symbol")
+        #expect(BrokerError.unauthorized(hint: "").isPermanent)
+        #expect(!BrokerError.network("reset").isPermanent)
+    }
+}
