@@ -18,7 +18,7 @@ import Testing
         let session = try TmuxSession(columns: columns, rows: rows, environment: [
             "XDG_STATE_HOME": "state", "XDG_CONFIG_HOME": "config",
         ])
-        let config = #"{"symbols": ["AAPL", "MSFT"], "demo": {"seed": 7, "tickIntervalMs": 200}}"#
+        let config = #"{"symbols": ["AAPL", "MSFT"], "brokers": {"demo": {"seed": 7, "tickIntervalMs": 200}}}"#
         try session.type("mkdir -p config/commonbroker && echo '\(config)' > config/commonbroker/config.json && stty -g > stty.before && clear")
         _ = try session.waitForPrompt()
         return session

@@ -25,7 +25,7 @@ enum InteractiveCommand {
             quoteServices: app.quoteServices,
             watchlist: app.watchlist,
             isDemo: app.isDemo,
-            staleAfter: app.config.staleAfterSeconds,
+            staleAfter: TimeInterval(app.config.staleAfterSeconds),
             highlightFor: Double(app.config.highlightMilliseconds) / 1000,
             initialMessage: app.notes.last,
             publish: { state in

@@ -23,32 +23,31 @@ struct AppComposition {
     }
 
     static func build(options: RunOptions, environment: [String: String]) throws(StartupError) -> AppComposition {
-        let paths = AppPaths.resolve(environment: environment, explicitConfigPath: options.configPath)
+        let paths: AppPaths
+        switch AppPaths.resolve(configOption: options.configPath, environment: environment) {
+        case .success(let resolved): paths = resolved
+        case .failure(let error): throw StartupError(description: error.description)
+        }
         var notes: [StatusMessage] = []
 
         let config: AppConfig
-        switch AppConfig.load(from: paths.configFile) {
-        case .success(let loaded):
-            config = loaded
-            if let warning = AppConfig.permissionWarning(forFileAt: paths.configFile, config: loaded) {
-                notes.append(StatusMessage(.warning, warning))
-            }
-        case .failure(let error) where error.isMissingFile && !paths.configFileIsExplicit:
-            config = .default
-        case .failure(let error):
-            throw StartupError(description: error.description)
+        switch AppConfig.load(using: paths) {
+        case .success(let loaded): config = loaded
+        case .failure(let error): throw StartupError(description: error.description)
+        }
+        if let warning = config.credentialExposureWarning(forFileAt: paths.configFile) {
+            notes.append(StatusMessage(.warning, warning))
         }
 
         // Real brokers arrive with the networking layer; until then a configured one is named, not ignored.
-        let configuredRealBrokers = config.enabledRealBrokerNames
+        let configuredRealBrokers = config.brokers.enabled.map(\.id)
         if !configuredRealBrokers.isEmpty {
             notes.append(StatusMessage(.warning, "\(configuredRealBrokers.joined(separator: ", ")) configured, but real brokers are not available in this version yet; showing the demo"))
         }
-        let demoBrokers = DemoBrokers.make(settings: DemoBrokerSettings(
-            seed: config.demo.seed, tickInterval: .milliseconds(config.demo.tickIntervalMs)
-        ))
+        let seed = config.brokers.demo.seed ?? UInt64.random(in: 0...UInt64.max)
+        let demoBrokers = DemoBrokers.make(settings: DemoBrokerSettings(seed: seed, tickInterval: config.brokers.demo.tickInterval))
         let brokers = demoBrokers.map(\.branding)
-        let hub = MarketDataHub(services: demoBrokers.map { AnyStreamingQuoteService($0) }, randomSeed: config.demo.seed)
+        let hub = MarketDataHub(services: demoBrokers.map { AnyStreamingQuoteService($0) }, randomSeed: seed)
 
         let watchlist: WatchlistStore
         if let symbols = options.symbols {
@@ -62,7 +61,6 @@ struct AppComposition {
             throw StartupError(description: error.description)
         }
 
-        let noColorEnv = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         return AppComposition(
             config: config,
             brokers: brokers,
@@ -71,7 +69,7 @@ struct AppComposition {
             watchlist: watchlist,
             isDemo: true,
             notes: notes,
-            colorEnabled: config.color && !options.noColor && !noColorEnv
+            colorEnabled: config.usesColor(noColorOption: options.noColor, environment: environment)
         )
     }
 }
