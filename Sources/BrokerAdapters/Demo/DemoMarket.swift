@@ -142,7 +142,7 @@ public enum DemoMarket {
 }
 
 extension Duration {
-    var seconds: Double {
+    fileprivate var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }
