@@ -46,7 +46,7 @@ struct BrokerFooter {
     private func brokerText(withNames: Bool) -> StyledText {
         var text = StyledText()
         for (index, broker) in state.brokers.enumerated() {
-            if index > 0 { text.append("   ") }
+            if index > 0 { text.append(withNames ? "   " : "  ") }
             text.append(cells: [WatchlistTable.glyph(of: broker.branding)], style: palette.brand(broker.branding.color))
             if withNames {
                 text.append(" ")

@@ -2,7 +2,8 @@ import Foundation
 import Interactors
 
 /// Row 0: the app's name, the DEMO badge, how many symbols, the sort order and the clock.
-/// When the row is short the clock goes first, then the sort, then the count.
+/// When the row is short the clock goes first, then the count; the sort stays longest because it
+/// answers "what did s just do?".
 struct HeaderBar {
     let state: WatchlistViewState
     let now: Date
@@ -26,7 +27,7 @@ struct HeaderBar {
         let candidates: [(left: StyledText, clock: Bool)] = [
             (left + gap + count + gap + sort, true),
             (left + gap + count + gap + sort, false),
-            (left + gap + count, false),
+            (left + gap + sort, false),
             (left, false),
         ]
         let room = columns - 2

@@ -18,6 +18,11 @@ struct HelpOverlay {
         ("Esc", "close help, dismiss a message"),
     ]
 
+    private static let promptEntries: [(keys: String, meaning: String)] = [
+        ("Enter", "add symbols: AAPL MSFT or AAPL,MSFT"),
+        ("Esc", "cancel"),
+    ]
+
     func draw(into buffer: inout ScreenBuffer, rows area: Range<Int>) {
         let columns = buffer.size.columns
         let keyWidth = Self.entries.map { TerminalText.width($0.keys) }.max() ?? 0
@@ -29,19 +34,23 @@ struct HelpOverlay {
             lines.append(line)
         }
         lines.append(StyledText())
-        var adding = StyledText("Adding: ", style: palette.overlayTitle)
-        adding.append("Enter", style: palette.overlayKey)
-        adding.append(" adds, ")
-        adding.append("Esc", style: palette.overlayKey)
-        adding.append(" cancels; separate symbols with spaces or commas")
-        lines.append(adding)
+        lines.append(StyledText("In the add prompt", style: palette.overlayTitle))
+        for (keys, meaning) in Self.promptEntries {
+            var line = StyledText(keys, style: palette.overlayKey)
+            line.append(String(repeating: " ", count: keyWidth + 2 - TerminalText.width(keys)))
+            line.append(meaning)
+            lines.append(line)
+        }
 
         let innerWidth = min(lines.map(\.width).max()! + 4, columns - 2)
         let availableLines = area.count - 2
         guard innerWidth > 4, availableLines > 0 else { return }
         if lines.count > availableLines {
-            lines = Array(lines.prefix(availableLines - 1)) + [StyledText("… (enlarge the terminal to see all keys)", style: palette.overlayTitle)]
-            if availableLines == 1 { lines = Array(lines.suffix(1)) }
+            lines.removeAll(where: \.isEmpty)
+        }
+        if lines.count > availableLines {
+            let more = StyledText("… more in a taller terminal", style: palette.overlayTitle)
+            lines = Array(lines.prefix(availableLines - 1)) + [more]
         }
 
         let height = lines.count + 2
