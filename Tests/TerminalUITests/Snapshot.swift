@@ -39,8 +39,8 @@ enum Snapshot {
             let old = index < expectedLines.count ? String(expectedLines[index]) : "<none>"
             let new = index < actualLines.count ? String(actualLines[index]) : "<none>"
             if old != new {
-                report.append(String(format: "%3d - %@", index, old))
-                report.append(String(format: "%3d + %@", index, new))
+                report.append("line \(index) - \(old)")
+                report.append("line \(index) + \(new)")
             }
         }
         Issue.record(Comment(rawValue: report.joined(separator: "\n")), sourceLocation: sourceLocation)

@@ -1,3 +1,4 @@
+import Foundation
 import Domain
 import Interactors
 import Testing
@@ -101,5 +102,22 @@ import Testing
             let frame = WatchlistScreen.render(F.state(), size: size, now: F.now, options: F.utc)
             #expect(frame.lines.count == max(0, size.rows))
         }
+    }
+
+    @Test func outOfRangeSelectionAndScrollDrawNoRowsAndDoNotCrash() {
+        var state = F.state()
+        state.selectedIndex = 99
+        state.scrollOffset = 50
+        let frame = F.render(state, columns: 60, rows: 20)
+        #expect(frame.lines[2].trimmingCharacters(in: .whitespaces).isEmpty)
+        #expect(!frame.allCells.contains { $0.style.reverse && $0.character != " " && !$0.style.bold })
+    }
+
+    @Test func scrollPositionShowsWhenRowsDoNotFit() {
+        var state = F.state()
+        state.scrollOffset = 4
+        let frame = F.render(state, columns: 100, rows: 10)
+        #expect(frame.lines[1].hasSuffix("5-10 of 12 "))
+        #expect(frame.lines[2].hasPrefix(" MSFT    β Beta Demo"))
     }
 }
