@@ -1,0 +1,82 @@
+import Domain
+import Interactors
+
+/// The last row: each broker's connection state on the left, key hints on the right. When the row is
+/// short, hints go first (least needed first), then broker names shrink to their glyphs.
+struct BrokerFooter {
+    let state: WatchlistViewState
+    let palette: Palette
+
+    private struct Hint {
+        var key: String
+        var label: String
+        /// Lower goes first when the row is short.
+        var priority: Int
+    }
+
+    private static let hints = [
+        Hint(key: "a", label: "add", priority: 4),
+        Hint(key: "d", label: "delete", priority: 3),
+        Hint(key: "u", label: "undo", priority: 1),
+        Hint(key: "s", label: "sort", priority: 2),
+        Hint(key: "?", label: "help", priority: 6),
+        Hint(key: "q", label: "quit", priority: 5),
+    ]
+
+    func draw(into buffer: inout ScreenBuffer, row: Int) {
+        let room = buffer.size.columns - 2
+        var candidates: [(brokers: StyledText, hints: StyledText)] = []
+        for withNames in [true, false] {
+            let brokers = brokerText(withNames: withNames)
+            for kept in stride(from: Self.hints.count, through: withNames ? 2 : 0, by: -1) {
+                candidates.append((brokers, hintText(keeping: kept)))
+            }
+        }
+        let chosen = candidates.first { candidate in
+            let gap = candidate.brokers.isEmpty || candidate.hints.isEmpty ? 0 : 3
+            return candidate.brokers.width + gap + candidate.hints.width <= room
+        } ?? (brokerText(withNames: false), StyledText())
+
+        chosen.brokers.truncated(toWidth: room).draw(into: &buffer, column: 1, row: row)
+        if !chosen.hints.isEmpty {
+            chosen.hints.draw(into: &buffer, column: buffer.size.columns - 1 - chosen.hints.width, row: row)
+        }
+    }
+
+    private func brokerText(withNames: Bool) -> StyledText {
+        var text = StyledText()
+        for (index, broker) in state.brokers.enumerated() {
+            if index > 0 { text.append(withNames ? "   " : "  ") }
+            text.append(cells: [WatchlistTable.glyph(of: broker.branding)], style: palette.brand(broker.branding.color))
+            if withNames {
+                text.append(" ")
+                text.append(cells: TerminalText.truncatedCells(TerminalText.sanitize(broker.branding.name), toWidth: 20), style: .plain)
+            }
+            text.append(" ")
+            text.append(Self.describe(broker.state), style: palette.connection(broker.state))
+        }
+        return text
+    }
+
+    static func describe(_ state: BrokerConnectionState) -> String {
+        switch state {
+        case .live: "● live"
+        case .connecting: "connecting…"
+        case .reconnecting(let attempt, _): "reconnecting \(attempt)"
+        case .failed(let reason):
+            "failed: " + TerminalText.truncate(TerminalText.sanitize(reason), toWidth: 24)
+        case .polling: "polling"
+        }
+    }
+
+    private func hintText(keeping count: Int) -> StyledText {
+        let kept = Set(Self.hints.sorted { $0.priority > $1.priority }.prefix(count).map(\.key))
+        var text = StyledText()
+        for hint in Self.hints where kept.contains(hint.key) {
+            if !text.isEmpty { text.append("  ") }
+            text.append(hint.key, style: palette.hintKey)
+            text.append(" " + hint.label, style: palette.hintLabel)
+        }
+        return text
+    }
+}

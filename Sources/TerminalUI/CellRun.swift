@@ -1,0 +1,17 @@
+/// Cells to write in one go: consecutive cells of one row that share a style.
+public struct CellRun: Sendable, Hashable {
+    public var row: Int
+    public var column: Int
+    /// One character per cell (see `TerminalText.cells`), so `text.count` is the run's width.
+    public var text: String
+    public var style: Style
+
+    public init(row: Int, column: Int, text: String, style: Style) {
+        self.row = row
+        self.column = column
+        self.text = text
+        self.style = style
+    }
+
+    public var width: Int { text.count }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Interactors
+
+/// Row 0: the app's name, the DEMO badge, how many symbols, the sort order and the clock.
+/// When the row is short the clock goes first, then the count; the sort stays longest because it
+/// answers "what did s just do?".
+struct HeaderBar {
+    let state: WatchlistViewState
+    let now: Date
+    let options: RenderOptions
+    let palette: Palette
+
+    func draw(into buffer: inout ScreenBuffer, row: Int) {
+        let columns = buffer.size.columns
+        var left = StyledText("CommonBroker", style: palette.title)
+        if state.isDemo {
+            left.append(" ")
+            left.append(" DEMO ", style: palette.demoBadge)
+        }
+        let symbols = Set(state.rows.map(\.key.symbol)).count
+        let count = StyledText(symbols == 1 ? "1 symbol" : "\(symbols) symbols", style: palette.headerDetail)
+        var sort = StyledText("sort: ", style: palette.headerDetail)
+        sort.append(state.sort.label, style: .plain)
+        let clock = StyledText(Self.clock(now, timeZone: options.timeZone), style: palette.clock)
+
+        let gap = StyledText("   ")
+        let candidates: [(left: StyledText, clock: Bool)] = [
+            (left + gap + count + gap + sort, true),
+            (left + gap + count + gap + sort, false),
+            (left + gap + sort, false),
+            (left, false),
+        ]
+        let room = columns - 2
+        let chosen = candidates.first { $0.left.width + ($0.clock ? clock.width + 3 : 0) <= room } ?? (left, false)
+        chosen.left.truncated(toWidth: room).draw(into: &buffer, column: 1, row: row)
+        if chosen.clock {
+            clock.draw(into: &buffer, column: columns - 1 - clock.width, row: row)
+        }
+    }
+
+    /// HH:mm:ss on the Gregorian calendar in `timeZone`, whatever the user's locale.
+    static func clock(_ date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+    }
+}

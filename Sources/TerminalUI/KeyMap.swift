@@ -1,0 +1,56 @@
+import Interactors
+
+/// Which key does what, per input mode. The help overlay lists the same keys (`HelpOverlay`).
+public enum KeyMap {
+    public static func action(for key: KeyPress, mode: InputMode) -> WatchlistAction? {
+        if key == .control("c") { return .quit }
+        switch mode {
+        case .normal: return normalAction(for: key)
+        case .adding: return addingAction(for: key)
+        case .help: return helpAction(for: key)
+        }
+    }
+
+    private static func normalAction(for key: KeyPress) -> WatchlistAction? {
+        switch key {
+        case .character("a"), .character("+"): .beginAdd
+        case .character("d"), .delete: .removeSelected
+        case .character("u"): .undoRemove
+        case .character("j"), .down: .moveDown
+        case .character("k"), .up: .moveUp
+        case .pageUp: .pageUp
+        case .pageDown: .pageDown
+        case .character("g"), .home: .moveToTop
+        case .character("G"), .end: .moveToBottom
+        case .character("s"): .cycleSort
+        case .character("?"): .toggleHelp
+        case .character("q"): .quit
+        case .escape: .dismissMessage
+        default: nil
+        }
+    }
+
+    private static func addingAction(for key: KeyPress) -> WatchlistAction? {
+        switch key {
+        case .enter: return .submitInput
+        case .escape: return .cancelInput
+        // Terminals send DEL or BS for the backspace key when curses does not translate it.
+        case .backspace, .control("h"), .character("\u{7F}"), .character("\u{08}"): return .inputBackspace
+        case .character("\r"), .character("\n"), .character("\r\n"): return .submitInput
+        case .character(let character) where isPrintable(character): return .inputCharacter(character)
+        default: return nil
+        }
+    }
+
+    /// q closes the overlay instead of quitting: after reading help, q is what people press to leave it.
+    private static func helpAction(for key: KeyPress) -> WatchlistAction? {
+        switch key {
+        case .character("?"), .character("q"), .escape, .enter: .toggleHelp
+        default: nil
+        }
+    }
+
+    private static func isPrintable(_ character: Character) -> Bool {
+        TerminalText.cell(for: character) == character && character != TerminalText.placeholder
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Numbers and ages as the table shows them. Locale-independent on purpose: a column of prices
+/// must line up the same on every machine, and snapshot tests must not depend on the locale.
+public enum QuoteFormatting {
+    /// Shown where a value is missing or unusable.
+    public static let missing = "—"
+
+    /// Decimals for a price: sub-dollar prices need four to show any movement.
+    public static func decimals(forPrice price: Double) -> Int {
+        abs(price) < 1 && price != 0 ? 4 : 2
+    }
+
+    /// "189.84", "0.0123"; "—" for NaN or infinity.
+    public static func price(_ value: Double) -> String {
+        fixed(value, decimals: decimals(forPrice: value))
+    }
+
+    /// "+1.23", "-0.45", "0.00": always signed unless it rounds to zero.
+    public static func change(_ value: Double, decimals: Int = 2) -> String {
+        signed(value, decimals: decimals, suffix: "")
+    }
+
+    /// "+1.23%", "-0.45%", "0.00%".
+    public static func percent(_ value: Double) -> String {
+        signed(value, decimals: 2, suffix: "%")
+    }
+
+    /// "0s", "42s", "3m", "5h", "2d"; "—" without a date. A date in the future (another machine's
+    /// clock) counts as now.
+    public static func age(since date: Date?, now: Date) -> String {
+        guard let date else { return missing }
+        let seconds = max(0, Int(now.timeIntervalSince(date).rounded(.down)))
+        switch seconds {
+        case ..<60: return "\(seconds)s"
+        case ..<3600: return "\(seconds / 60)m"
+        case ..<86_400: return "\(seconds / 3600)h"
+        default: return "\(seconds / 86_400)d"
+        }
+    }
+
+    /// "950", "12.3K", "1.2M", "3.4B"; "—" for a negative count.
+    public static func volume(_ value: Int64) -> String {
+        guard value >= 0 else { return missing }
+        let units: [(threshold: Double, suffix: String)] = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")]
+        let amount = Double(value)
+        for (index, unit) in units.enumerated() where amount >= unit.threshold {
+            let scaled = amount / unit.threshold
+            let places = scaled < 100 ? 1 : 0
+            // 999,950 would round to "1000K"; say "1.0M" instead.
+            if scaled.rounded(toPlaces: places) >= 1000, index > 0 {
+                let bigger = units[index - 1]
+                return fixed(amount / bigger.threshold, decimals: 1) + bigger.suffix
+            }
+            return fixed(scaled, decimals: places) + unit.suffix
+        }
+        return String(value)
+    }
+
+    private static func signed(_ value: Double, decimals: Int, suffix: String) -> String {
+        guard value.isFinite else { return missing }
+        let magnitude = fixed(abs(value), decimals: decimals)
+        let roundsToZero = magnitude.allSatisfy { $0 == "0" || $0 == "." }
+        if roundsToZero { return magnitude + suffix }
+        return (value < 0 ? "-" : "+") + magnitude + suffix
+    }
+
+    private static func fixed(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return missing }
+        return String(format: "%.\(decimals)f", value)
+    }
+}
+
+extension Double {
+    fileprivate func rounded(toPlaces places: Int) -> Double {
+        let factor = pow(10, Double(places))
+        return (self * factor).rounded() / factor
+    }
+}

@@ -1,0 +1,79 @@
+import Testing
+import TerminalUI
+
+@Suite struct FrameDiffTests {
+    typealias F = WatchlistFixture
+
+    @Test func identicalFramesNeedNoRuns() {
+        let frame = F.render(F.state(), columns: 100, rows: 30)
+        #expect(FrameDiff.runs(from: frame, to: frame).isEmpty)
+    }
+
+    @Test func oneChangedCellIsOneRunOfLengthOne() {
+        let old = ScreenBuffer(size: ScreenSize(columns: 10, rows: 3))
+        var new = old
+        new[4, 1] = Cell("x", style: Style(bold: true))
+        #expect(FrameDiff.runs(from: old, to: new) == [CellRun(row: 1, column: 4, text: "x", style: Style(bold: true))])
+    }
+
+    @Test func aChangedPriceIsOneShortRun() {
+        var state = F.state()
+        state.rows[3].quote?.last = 402.17
+        let old = F.render(F.state(), columns: 100, rows: 30)
+        let new = F.render(state, columns: 100, rows: 30)
+        let runs = FrameDiff.runs(from: old, to: new)
+        // 402.12 → 402.17 changes the last digit; change (-3.33) and change % (-0.82%) follow in red.
+        let onPriceRow = runs.filter { $0.row == 5 }
+        #expect(runs.count == onPriceRow.count)
+        #expect(onPriceRow.first == CellRun(row: 5, column: 31, text: "7", style: .plain))
+        #expect(onPriceRow.allSatisfy { $0.width <= 8 })
+    }
+
+    @Test func changesOfOneStyleSeparatedByAFewUnchangedCellsShareARun() {
+        var old = ScreenBuffer(size: ScreenSize(columns: 20, rows: 1))
+        old.write("12.34  56.78", column: 0, row: 0)
+        var new = old
+        new.write("12.35  56.79", column: 0, row: 0)
+        // "5  56.7" in between is unchanged, longer than the bridgeable gap: two runs.
+        #expect(FrameDiff.runs(from: old, to: new).map(\.text) == ["5", "9"])
+
+        var near = old
+        near.write("12.44", column: 0, row: 0)
+        #expect(FrameDiff.runs(from: old, to: near) == [CellRun(row: 0, column: 3, text: "4", style: .plain)])
+        near.write("13.44", column: 0, row: 0)
+        #expect(FrameDiff.runs(from: old, to: near) == [CellRun(row: 0, column: 1, text: "3.4", style: .plain)])
+    }
+
+    @Test func styleChangeAloneIsAChange() {
+        var old = ScreenBuffer(size: ScreenSize(columns: 5, rows: 1))
+        old.write("abcde", column: 0, row: 0)
+        var new = old
+        new.fill(row: 0, from: 1, to: 3, style: Style(reverse: true))
+        #expect(FrameDiff.runs(from: old, to: new) == [CellRun(row: 0, column: 1, text: "bc", style: Style(reverse: true))])
+    }
+
+    @Test func resizeOrNoPreviousFrameRedrawsEveryCell() {
+        let small = F.render(F.state(), columns: 60, rows: 20)
+        let large = F.render(F.state(), columns: 100, rows: 30)
+        for runs in [FrameDiff.runs(from: small, to: large), FrameDiff.runs(from: nil, to: large)] {
+            #expect(runs.reduce(0) { $0 + $1.width } == 100 * 30)
+            #expect(Set(runs.map(\.row)) == Set(0..<30))
+            for run in runs {
+                let expected = (run.column..<(run.column + run.width)).map { large[$0, run.row] }
+                #expect(expected.allSatisfy { $0.style == run.style })
+                #expect(String(expected.map(\.character)) == run.text)
+            }
+        }
+    }
+
+    @Test func applyingTheRunsReproducesTheNewFrame() {
+        let old = F.render(F.state(), columns: 100, rows: 30)
+        let new = F.render(F.state(mode: .help), columns: 100, rows: 30)
+        var screen = old
+        for run in FrameDiff.runs(from: old, to: new) {
+            screen.write(run.text, column: run.column, row: run.row, style: run.style)
+        }
+        #expect(screen.lines == new.lines)
+        #expect(screen.allCells == new.allCells)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Domain
+import Interactors
+import Testing
+@testable import TerminalUI
+
+@Suite struct WatchlistScreenSnapshotTests {
+    typealias F = WatchlistFixture
+
+    @Test func fullScreenAt100x30() {
+        let frame = F.render(F.state(), columns: 100, rows: 30)
+        Snapshot.expect(frame, matches: "watchlist-100x30")
+        #expect(frame.cursor == nil)
+    }
+
+    @Test func narrowAt60x20() {
+        Snapshot.expect(F.render(F.state(), columns: 60, rows: 20), matches: "watchlist-60x20")
+    }
+
+    @Test func minimumAt40x8ScrolledToTheSelection() {
+        var state = F.state()
+        state.selectedIndex = 6
+        state.scrollOffset = 3
+        Snapshot.expect(F.render(state, columns: 40, rows: 8), matches: "watchlist-40x8")
+    }
+
+    @Test func helpOverlay() {
+        Snapshot.expect(F.render(F.state(mode: .help), columns: 100, rows: 30), matches: "help-100x30")
+    }
+
+    @Test func helpOverlayClippedAtMinimumSize() {
+        Snapshot.expect(F.render(F.state(mode: .help), columns: 40, rows: 8), matches: "help-40x8")
+    }
+
+    @Test func addPromptWithError() {
+        guard case .failure(let error) = Symbol.normalize("ZZ$") else {
+            Issue.record("ZZ$ should be rejected")
+            return
+        }
+        let frame = F.render(F.state(mode: .adding(text: "ZZ$", error: error.description)), columns: 100, rows: 30)
+        Snapshot.expect(frame, matches: "add-prompt-error-100x30")
+        #expect(frame.cursor?.row == 28)
+        #expect(frame.cursor?.column == 17)
+        #expect(frame.lines[28].hasPrefix(" Add symbols: ZZ$  ZZ$ contains '$'"))
+    }
+
+    @Test func addPromptKeepsTheCursorVisibleForLongInput() {
+        let typed = String(repeating: "ABCD ", count: 20)
+        let frame = F.render(F.state(mode: .adding(text: typed, error: nil)), columns: 40, rows: 8)
+        #expect(frame.cursor?.row == 6)
+        #expect(frame.cursor?.column == 38)
+        #expect(frame.lines[6].hasPrefix(" Add symbols: …"))
+    }
+
+    @Test func emptyWatchlist() {
+        let state = F.state(rows: [], message: nil)
+        Snapshot.expect(F.render(state, columns: 60, rows: 12), matches: "empty-60x12")
+    }
+
+    @Test func terminalTooSmall() {
+        let frame = F.render(F.state(), columns: 30, rows: 5)
+        Snapshot.expect(frame, matches: "too-small-30x5")
+        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 30, rows: 5)) == 0)
+    }
+
+    @Test func brokerReconnecting() {
+        var rows = F.rows
+        rows[2].error = "reconnecting 3…"
+        rows[8].error = "reconnecting 3…"
+        let brokers = [
+            BrokerStatus(branding: F.alpha, state: .live),
+            BrokerStatus(branding: F.beta, state: .failed(reason: "unauthorized")),
+            BrokerStatus(branding: F.gamma, state: .reconnecting(attempt: 3, reason: "connection reset")),
+        ]
+        let state = F.state(rows: rows, brokers: brokers, message: StatusMessage(.warning, "Gamma Flaky dropped: connection reset"))
+        Snapshot.expect(F.render(state, columns: 100, rows: 30), matches: "reconnecting-100x30")
+    }
+
+    @Test func hostileTextFromBrokersCannotShiftColumns() {
+        let evil = ServiceBranding(id: "evil", name: "Evil\u{1B}[2J\u{202E}Corp 株式", glyph: "\u{1B}]0;x\u{07}E", color: .red)
+        let rows = [
+            WatchlistRow(
+                key: QuoteKey(brandID: "evil", symbol: "A\u{0007}B"), branding: evil,
+                error: "bad\r\nresponse \u{9B}31m\u{1F600} here")
+        ]
+        let frame = F.render(F.state(rows: rows, brokers: [BrokerStatus(branding: evil, state: .live)], message: nil), columns: 60, rows: 8)
+        Snapshot.expect(frame, matches: "hostile-text-60x8")
+        for line in frame.lines {
+            #expect(line.count == 60)
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+        }
+    }
+
+    @Test func visibleTableRowsLeavesRoomForHeaderHeadingsStatusAndFooter() {
+        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 100, rows: 30)) == 26)
+        #expect(WatchlistScreen.visibleTableRows(for: WatchlistScreen.minimumSize) == 4)
+        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 39, rows: 30)) == 0)
+    }
+
+    @Test func degenerateSizesDoNotCrash() {
+        for size in [ScreenSize(columns: 0, rows: 0), ScreenSize(columns: -3, rows: 4), ScreenSize(columns: 1, rows: 1)] {
+            let frame = WatchlistScreen.render(F.state(), size: size, now: F.now, options: F.utc)
+            #expect(frame.lines.count == max(0, size.rows))
+        }
+    }
+
+    @Test func outOfRangeSelectionAndScrollDrawNoRowsAndDoNotCrash() {
+        var state = F.state()
+        state.selectedIndex = 99
+        state.scrollOffset = 50
+        let frame = F.render(state, columns: 60, rows: 20)
+        #expect(frame.lines[2].trimmingCharacters(in: .whitespaces).isEmpty)
+        #expect(!frame.allCells.contains { $0.style.reverse && $0.character != " " && !$0.style.bold })
+    }
+
+    @Test func scrollPositionShowsWhenRowsDoNotFit() {
+        var state = F.state()
+        state.scrollOffset = 4
+        let frame = F.render(state, columns: 100, rows: 10)
+        #expect(frame.lines[1].hasSuffix("5-10 of 12 "))
+        #expect(frame.lines[2].hasPrefix(" MSFT    β Beta Demo"))
+    }
+}
