@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
         .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain"], swiftSettings: strict),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain"], swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain"], exclude: ["Snapshots"], swiftSettings: strict),
         .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalUI"], swiftSettings: strict),
         .testTarget(
             name: "CommonBrokerAppTests",
