@@ -42,13 +42,17 @@ final class SubscriberMailbox: Sendable {
         let mailbox = SubscriberMailbox(id: id, board: board, wakeUp: wakeUp)
         // Only this closure holds `wake`: when the subscriber drops `updates`, the wake stream goes
         // with it and its termination handler releases the subscription.
-        let updates = AsyncStream<MarketUpdate>(unfolding: {
-            var iterator = wake.makeAsyncIterator()
-            while await iterator.next() != nil {
-                if let batch = mailbox.takeBatch() { return batch }
-            }
-            return nil
-        })
+        let updates = AsyncStream<MarketUpdate>(
+            unfolding: {
+                var iterator = wake.makeAsyncIterator()
+                while await iterator.next() != nil {
+                    if let batch = mailbox.takeBatch() { return batch }
+                }
+                return nil
+            },
+            // A task cancelled before it ever waits on `wake` only reaches this handler.
+            onCancel: onCancelled
+        )
         return (mailbox, updates)
     }
 
