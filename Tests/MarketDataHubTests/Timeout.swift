@@ -5,6 +5,7 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// Awaits `body` for a value, failing after `seconds` instead of hanging the test run. Only for
 /// things that happen on other tasks; nothing here waits for time to pass.
+@discardableResult
 func withTimeout<T: Sendable>(
     _ waitingFor: String, seconds: Double = 5, _ body: @escaping @Sendable () async throws -> T?
 ) async throws -> T {
