@@ -89,9 +89,8 @@ struct HubStateMachine: Sendable {
 
     mutating func addSubscriber(_ id: SubscriberID, symbols: Set<String>) -> [Action] {
         guard !isShutDown, subscribers[id] == nil else { return [.finishSubscriber(id)] }
-        subscribers[id] = []
-        var actions = changeDemand(adding: symbols, removing: [])
         subscribers[id] = symbols
+        var actions = changeDemand(adding: symbols, removing: [])
         var replay = self.replay(for: symbols)
         for broker in brokers { replay.brokerStates[broker] = upstreams[broker]!.state }
         actions.insert(.follow(id, keys: keys(for: symbols), replay: replay), at: 0)
