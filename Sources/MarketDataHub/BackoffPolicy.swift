@@ -15,16 +15,21 @@ public struct BackoffPolicy: Sendable, Hashable {
 
     /// The delay before reconnect attempt `attempt` (1-based). `unitRandom` in 0..<1 picks the jitter.
     public func delay(attempt: Int, unitRandom: Double = 0) -> Duration {
-        let base = Double(initial.components.seconds) + Double(initial.components.attoseconds) / 1e18
-        let cap = Double(maximum.components.seconds) + Double(maximum.components.attoseconds) / 1e18
-        let raw = min(cap, base * pow(multiplier, Double(max(0, attempt - 1))))
-        let jittered = raw * (1 - jitter * unitRandom)
+        let cap = Self.seconds(maximum)
+        // Multiplying step by step (instead of pow) stops at the cap, so a huge attempt count after
+        // a long outage costs nothing and cannot overflow to infinity.
+        var raw = min(cap, Self.seconds(initial))
+        var step = 1
+        while step < attempt, raw < cap, multiplier > 1 {
+            raw = min(cap, raw * multiplier)
+            step += 1
+        }
+        let spread = min(1, max(0, jitter)) * min(1, max(0, unitRandom))
+        let jittered = raw * (1 - spread)
         return .milliseconds(Int64((jittered * 1000).rounded()))
     }
-}
 
-private func pow(_ base: Double, _ exponent: Double) -> Double {
-    var result = 1.0
-    for _ in 0..<Int(exponent) { result *= base }
-    return result
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
 }

@@ -1,0 +1,320 @@
+import Domain
+
+/// Every decision of the hub, as a value: who follows what, which upstream sessions must exist and
+/// what they are subscribed to, the cache of latest quotes and failures, and when to reconnect.
+/// Each mutating method returns the actions the `MarketDataHub` actor must carry out, in order.
+/// Nothing here awaits, sleeps or touches a session, so tests drive it step by step.
+struct HubStateMachine: Sendable {
+    typealias SubscriberID = Int
+
+    /// One attempt at an upstream session. Events carry it so that those of a session the machine
+    /// has already given up on (closed, dropped, replaced) are recognised and ignored.
+    struct UpstreamID: Hashable, Sendable, CustomStringConvertible {
+        var broker: String
+        var generation: Int
+
+        var description: String { "\(broker)#\(generation)" }
+    }
+
+    enum Action: Hashable, Sendable {
+        case openUpstream(UpstreamID)
+        case subscribeUpstream(UpstreamID, Set<String>)
+        case unsubscribeUpstream(UpstreamID, Set<String>)
+        case closeUpstream(UpstreamID)
+        /// Sleep `delay`, then report `reconnectDue(id)`.
+        case scheduleReconnect(UpstreamID, attempt: Int, delay: Duration)
+        case cancelReconnect(broker: String)
+        /// Start delivering these keys to the subscriber; `replay` is what it gets at once.
+        case follow(SubscriberID, keys: Set<QuoteKey>, replay: MarketUpdate)
+        case unfollow(SubscriberID, keys: Set<QuoteKey>)
+        /// The subscriber is gone: finish its stream.
+        case finishSubscriber(SubscriberID)
+        case publishQuote(QuoteKey, CommonQuote)
+        case publishFailure(QuoteKey, BrokerError)
+        case publishBrokerState(broker: String, BrokerConnectionState)
+    }
+
+    private enum Phase: Hashable, Sendable {
+        /// No session and none wanted.
+        case idle
+        /// `openSession()` is under way for the current generation.
+        case opening
+        case open(subscribed: Set<String>)
+        /// Waiting for the backoff delay before the next attempt.
+        case waitingToReconnect
+        /// A permanent error; no retries until demand drops to zero and comes back.
+        case failed
+    }
+
+    private struct Upstream: Sendable {
+        let broker: String
+        var phase: Phase = .idle
+        var generation = 0
+        /// Consecutive failures since the last sign of life.
+        var attempt = 0
+        var state: BrokerConnectionState = .connecting
+
+        var id: UpstreamID { UpstreamID(broker: broker, generation: generation) }
+    }
+
+    let brokers: [String]
+    let backoff: BackoffPolicy
+    private var random: SplitMix64
+    private var upstreams: [String: Upstream]
+    private var subscribers: [SubscriberID: Set<String>] = [:]
+    /// How many subscribers follow each symbol; every subscriber follows its symbols on every broker,
+    /// so the count per (broker, symbol) is the count per symbol.
+    private var demand: [String: Int] = [:]
+    private var quotes: [QuoteKey: CommonQuote] = [:]
+    private var failures: [QuoteKey: BrokerError] = [:]
+    private(set) var isShutDown = false
+
+    init(brokers: [String], backoff: BackoffPolicy = BackoffPolicy(), randomSeed: UInt64 = 0) {
+        self.brokers = brokers
+        self.backoff = backoff
+        self.random = SplitMix64(seed: randomSeed)
+        self.upstreams = Dictionary(brokers.map { ($0, Upstream(broker: $0)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: Inspection
+
+    func state(of broker: String) -> BrokerConnectionState? { upstreams[broker]?.state }
+    func demand(for symbol: String) -> Int { demand[symbol, default: 0] }
+    var demandedSymbols: Set<String> { Set(demand.keys) }
+    func cachedQuote(_ key: QuoteKey) -> CommonQuote? { quotes[key] }
+    func cachedFailure(_ key: QuoteKey) -> BrokerError? { failures[key] }
+    func symbols(of subscriber: SubscriberID) -> Set<String>? { subscribers[subscriber] }
+
+    // MARK: Subscribers
+
+    mutating func addSubscriber(_ id: SubscriberID, symbols: Set<String>) -> [Action] {
+        guard !isShutDown, subscribers[id] == nil else { return [.finishSubscriber(id)] }
+        subscribers[id] = symbols
+        var actions = changeDemand(adding: symbols, removing: [])
+        var replay = self.replay(for: symbols)
+        for broker in brokers { replay.brokerStates[broker] = upstreams[broker]!.state }
+        actions.insert(.follow(id, keys: keys(for: symbols), replay: replay), at: 0)
+        return actions
+    }
+
+    mutating func setSymbols(_ symbols: Set<String>, for id: SubscriberID) -> [Action] {
+        guard !isShutDown, let old = subscribers[id] else { return [] }
+        let added = symbols.subtracting(old)
+        let removed = old.subtracting(symbols)
+        guard !added.isEmpty || !removed.isEmpty else { return [] }
+        var actions: [Action] = []
+        if !removed.isEmpty { actions.append(.unfollow(id, keys: keys(for: removed))) }
+        if !added.isEmpty { actions.append(.follow(id, keys: keys(for: added), replay: replay(for: added))) }
+        subscribers[id] = symbols
+        actions += changeDemand(adding: added, removing: removed)
+        return actions
+    }
+
+    mutating func removeSubscriber(_ id: SubscriberID) -> [Action] {
+        guard let old = subscribers.removeValue(forKey: id) else { return [] }
+        return [.finishSubscriber(id)] + changeDemand(adding: [], removing: old)
+    }
+
+    // MARK: Upstream events
+
+    mutating func upstreamOpened(_ id: UpstreamID) -> [Action] {
+        guard !isShutDown, var upstream = upstreams[id.broker], upstream.generation == id.generation,
+              upstream.phase == .opening
+        else { return [.closeUpstream(id)] }
+        let wanted = demandedSymbols
+        if wanted.isEmpty {
+            upstream.phase = .idle
+            upstreams[id.broker] = upstream
+            return [.closeUpstream(id)]
+        }
+        upstream.phase = .open(subscribed: wanted)
+        upstreams[id.broker] = upstream
+        return [.subscribeUpstream(id, wanted)]
+    }
+
+    mutating func upstreamOpenFailed(_ id: UpstreamID, error: BrokerError) -> [Action] {
+        guard isCurrent(id), upstreams[id.broker]!.phase == .opening else { return [] }
+        return fail(id.broker, error: error)
+    }
+
+    mutating func upstreamReceived(_ event: QuoteEvent, from id: UpstreamID) -> [Action] {
+        guard isCurrent(id), case .open = upstreams[id.broker]!.phase else { return [] }
+        switch event {
+        case .live:
+            return markLive(id.broker)
+        case .quote(let quote):
+            guard demand[quote.symbol] != nil else { return [] }
+            let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
+            quotes[key] = quote
+            failures[key] = nil
+            if upstreams[id.broker]!.state == .live { return [.publishQuote(key, quote)] }
+            return markLive(id.broker) + [.publishQuote(key, quote)]
+        case .symbolFailed(let symbol, let error):
+            guard demand[symbol] != nil else { return [] }
+            let key = QuoteKey(brandID: id.broker, symbol: symbol)
+            failures[key] = error
+            return [.publishFailure(key, error)]
+        }
+    }
+
+    /// The session's event stream finished (`error == nil`) or threw.
+    mutating func upstreamEnded(_ id: UpstreamID, error: BrokerError?) -> [Action] {
+        guard isCurrent(id), case .open = upstreams[id.broker]!.phase else { return [] }
+        return [.closeUpstream(id)] + fail(id.broker, error: error)
+    }
+
+    mutating func reconnectDue(_ id: UpstreamID) -> [Action] {
+        guard isCurrent(id), var upstream = upstreams[id.broker], upstream.phase == .waitingToReconnect
+        else { return [] }
+        upstream.generation += 1
+        upstream.phase = .opening
+        upstreams[id.broker] = upstream
+        return [.openUpstream(upstream.id)]
+    }
+
+    /// Closes everything and finishes every subscriber; later calls change nothing.
+    mutating func shutdown() -> [Action] {
+        guard !isShutDown else { return [] }
+        isShutDown = true
+        var actions = subscribers.keys.sorted().map(Action.finishSubscriber)
+        subscribers = [:]
+        demand = [:]
+        quotes = [:]
+        failures = [:]
+        for broker in brokers {
+            var upstream = upstreams[broker]!
+            switch upstream.phase {
+            case .open: actions.append(.closeUpstream(upstream.id))
+            case .waitingToReconnect: actions.append(.cancelReconnect(broker: broker))
+            case .idle, .opening, .failed: break
+            }
+            // A session still opening arrives with a stale generation and is closed on arrival.
+            upstream.generation += 1
+            upstream.phase = .idle
+            upstreams[broker] = upstream
+        }
+        return actions
+    }
+
+    // MARK: Private
+
+    private func isCurrent(_ id: UpstreamID) -> Bool {
+        !isShutDown && upstreams[id.broker]?.generation == id.generation
+    }
+
+    private func keys(for symbols: Set<String>) -> Set<QuoteKey> {
+        var keys = Set<QuoteKey>(minimumCapacity: symbols.count * brokers.count)
+        for symbol in symbols {
+            for broker in brokers { keys.insert(QuoteKey(brandID: broker, symbol: symbol)) }
+        }
+        return keys
+    }
+
+    private func replay(for symbols: Set<String>) -> MarketUpdate {
+        var update = MarketUpdate()
+        for key in keys(for: symbols) {
+            if let quote = quotes[key] { update.quotes[key] = quote }
+            if let failure = failures[key] { update.failures[key] = failure }
+        }
+        return update
+    }
+
+    /// Adjusts the reference counts and turns symbols whose count crossed zero into upstream work.
+    private mutating func changeDemand(adding added: Set<String>, removing removed: Set<String>) -> [Action] {
+        var firstDemanded = Set<String>()
+        var noLongerDemanded = Set<String>()
+        for symbol in added {
+            demand[symbol, default: 0] += 1
+            if demand[symbol] == 1 { firstDemanded.insert(symbol) }
+        }
+        for symbol in removed {
+            guard let count = demand[symbol] else { continue }
+            if count > 1 {
+                demand[symbol] = count - 1
+            } else {
+                demand[symbol] = nil
+                noLongerDemanded.insert(symbol)
+            }
+        }
+        guard !firstDemanded.isEmpty || !noLongerDemanded.isEmpty else { return [] }
+        // Nobody can see these rows any more; a later subscriber gets fresh values, not old ones.
+        for key in keys(for: noLongerDemanded) {
+            quotes[key] = nil
+            failures[key] = nil
+        }
+        return brokers.flatMap { reconcile($0) }
+    }
+
+    /// Brings one broker's upstream in line with the current demand.
+    private mutating func reconcile(_ broker: String) -> [Action] {
+        var upstream = upstreams[broker]!
+        defer { upstreams[broker] = upstream }
+        let wanted = demandedSymbols
+        switch upstream.phase {
+        case .idle:
+            guard !wanted.isEmpty else { return [] }
+            upstream.generation += 1
+            upstream.phase = .opening
+            upstream.attempt = 0
+            var actions: [Action] = []
+            if upstream.state != .connecting {
+                upstream.state = .connecting
+                actions.append(.publishBrokerState(broker: broker, .connecting))
+            }
+            actions.append(.openUpstream(upstream.id))
+            return actions
+        case .opening:
+            // `upstreamOpened` subscribes whatever is demanded by then, or closes if nothing is.
+            return []
+        case .open(let subscribed):
+            let id = upstream.id
+            if wanted.isEmpty {
+                upstream.phase = .idle
+                return [.unsubscribeUpstream(id, subscribed), .closeUpstream(id)]
+            }
+            var actions: [Action] = []
+            let gone = subscribed.subtracting(wanted)
+            let new = wanted.subtracting(subscribed)
+            if !gone.isEmpty { actions.append(.unsubscribeUpstream(id, gone)) }
+            if !new.isEmpty { actions.append(.subscribeUpstream(id, new)) }
+            upstream.phase = .open(subscribed: wanted)
+            return actions
+        case .waitingToReconnect:
+            // The reconnect resubscribes whatever is demanded then; with nothing wanted, stop trying.
+            guard wanted.isEmpty else { return [] }
+            upstream.phase = .idle
+            upstream.generation += 1
+            return [.cancelReconnect(broker: broker)]
+        case .failed:
+            // Demand dropping to zero is the user acting: the next demand tries afresh.
+            if wanted.isEmpty { upstream.phase = .idle }
+            return []
+        }
+    }
+
+    private mutating func markLive(_ broker: String) -> [Action] {
+        upstreams[broker]!.attempt = 0
+        guard upstreams[broker]!.state != .live else { return [] }
+        upstreams[broker]!.state = .live
+        return [.publishBrokerState(broker: broker, .live)]
+    }
+
+    /// The current attempt failed: give up on permanent errors, otherwise back off and retry.
+    private mutating func fail(_ broker: String, error: BrokerError?) -> [Action] {
+        var upstream = upstreams[broker]!
+        defer { upstreams[broker] = upstream }
+        if let error, error.isPermanent {
+            upstream.phase = .failed
+            upstream.state = .failed(reason: error.description)
+            return [.publishBrokerState(broker: broker, upstream.state)]
+        }
+        upstream.attempt += 1
+        upstream.phase = .waitingToReconnect
+        upstream.state = .reconnecting(attempt: upstream.attempt, reason: error?.description ?? "connection closed")
+        let delay = backoff.delay(attempt: upstream.attempt, unitRandom: random.nextUnit())
+        return [
+            .publishBrokerState(broker: broker, upstream.state),
+            .scheduleReconnect(upstream.id, attempt: upstream.attempt, delay: delay),
+        ]
+    }
+}

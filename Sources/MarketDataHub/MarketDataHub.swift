@@ -1,0 +1,183 @@
+import Domain
+
+/// Live quotes for the same symbols from every streaming broker, shared by any number of subscribers.
+///
+/// The actor only carries out what `HubStateMachine` decides: it opens and closes upstream sessions,
+/// forwards subscribe/unsubscribe to them, sleeps on the injected clock before reconnecting, and
+/// moves quotes into the shared slots that subscribers drain (see `SubscriberMailbox`).
+public actor MarketDataHub: MarketFeed {
+    private typealias UpstreamID = HubStateMachine.UpstreamID
+
+    /// The delivery side of one key: its shared slot and the mailboxes that follow it.
+    private struct KeyDelivery {
+        let slot: QuoteSlot
+        var followers: [SubscriberMailbox]
+    }
+
+    private let brokerList: [ServiceBranding]
+    private let services: [String: AnyStreamingQuoteService]
+    private let brokerIndex: [String: Int]
+    private let clock: any Clock<Duration>
+    private let board: BrokerStateBoard
+    private var machine: HubStateMachine
+    private var mailboxes: [Int: SubscriberMailbox] = [:]
+    private var deliveries: [QuoteKey: KeyDelivery] = [:]
+    private var connections: [UpstreamID: UpstreamConnection] = [:]
+    private var reconnects: [String: Task<Void, Never>] = [:]
+    private var nextSubscriberID = 0
+
+    /// `services` must have distinct `branding.id`s; ids key rows, caches and persisted state.
+    public init(
+        services: [AnyStreamingQuoteService], clock: any Clock<Duration> = ContinuousClock(),
+        backoff: BackoffPolicy = BackoffPolicy(), randomSeed: UInt64 = 0
+    ) {
+        let ids = services.map(\.branding.id)
+        precondition(Set(ids).count == ids.count, "MarketDataHub: duplicate broker ids in \(ids)")
+        brokerList = services.map(\.branding)
+        self.services = Dictionary(uniqueKeysWithValues: services.map { ($0.branding.id, $0) })
+        brokerIndex = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        self.clock = clock
+        board = BrokerStateBoard(brokers: ids)
+        machine = HubStateMachine(brokers: ids, backoff: backoff, randomSeed: randomSeed)
+    }
+
+    public nonisolated var brokers: [ServiceBranding] { brokerList }
+
+    public func subscribe(symbols: Set<String>) async -> MarketFeedSubscription {
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        let (mailbox, updates) = SubscriberMailbox.make(id: id, board: board) { [weak self] in
+            Task { await self?.removeSubscriber(id) }
+        }
+        mailboxes[id] = mailbox
+        run(machine.addSubscriber(id, symbols: symbols))
+        return MarketFeedSubscription(
+            updates: updates,
+            setSymbols: { symbols in await self.setSymbols(symbols, for: id) },
+            cancel: { await self.removeSubscriber(id) }
+        )
+    }
+
+    public func shutdown() async {
+        let open = Array(connections.values)
+        run(machine.shutdown())
+        for connection in open { await connection.waitUntilClosed() }
+    }
+
+    // MARK: Inputs to the state machine
+
+    private func setSymbols(_ symbols: Set<String>, for id: Int) {
+        run(machine.setSymbols(symbols, for: id))
+    }
+
+    private func removeSubscriber(_ id: Int) {
+        run(machine.removeSubscriber(id))
+    }
+
+    private func opened(_ session: any QuoteStreamSession, as id: UpstreamID) {
+        connections[id] = UpstreamConnection(
+            id: id, session: session,
+            onEvent: { [weak self] event in await self?.received(event, from: id) },
+            onEnd: { [weak self] error in await self?.ended(id, error: error) }
+        )
+        run(machine.upstreamOpened(id))
+    }
+
+    private func openFailed(_ id: UpstreamID, error: BrokerError) {
+        run(machine.upstreamOpenFailed(id, error: error))
+    }
+
+    private func received(_ event: QuoteEvent, from id: UpstreamID) {
+        run(machine.upstreamReceived(event, from: id))
+    }
+
+    private func ended(_ id: UpstreamID, error: BrokerError?) {
+        run(machine.upstreamEnded(id, error: error))
+    }
+
+    private func reconnectDue(_ id: UpstreamID) {
+        reconnects[id.broker] = nil
+        run(machine.reconnectDue(id))
+    }
+
+    // MARK: Carrying out actions
+
+    private func run(_ actions: [HubStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .openUpstream(let id):
+                open(id)
+            case .subscribeUpstream(let id, let symbols):
+                connections[id]?.send(.subscribe(symbols))
+            case .unsubscribeUpstream(let id, let symbols):
+                connections[id]?.send(.unsubscribe(symbols))
+            case .closeUpstream(let id):
+                connections.removeValue(forKey: id)?.close()
+            case .scheduleReconnect(let id, _, let delay):
+                reconnects[id.broker]?.cancel()
+                reconnects[id.broker] = Task { [weak self, clock] in
+                    do { try await clock.sleep(for: delay) } catch { return }
+                    await self?.reconnectDue(id)
+                }
+            case .cancelReconnect(let broker):
+                reconnects.removeValue(forKey: broker)?.cancel()
+            case .follow(let subscriber, let keys, let replay):
+                follow(subscriber, keys: keys, replay: replay)
+            case .unfollow(let subscriber, let keys):
+                if let mailbox = mailboxes[subscriber] { unfollow(mailbox, keys: keys) }
+            case .finishSubscriber(let subscriber):
+                guard let mailbox = mailboxes.removeValue(forKey: subscriber) else { break }
+                unfollow(mailbox, keys: mailbox.followedKeys)
+                mailbox.finish()
+            case .publishQuote(let key, let quote):
+                guard let delivery = deliveries[key] else { break }
+                delivery.slot.store(quote)
+                for mailbox in delivery.followers { mailbox.signal() }
+            case .publishFailure(let key, let failure):
+                guard let delivery = deliveries[key] else { break }
+                delivery.slot.store(failure)
+                for mailbox in delivery.followers { mailbox.signal() }
+            case .publishBrokerState(let broker, let state):
+                guard let index = brokerIndex[broker] else { break }
+                board.set(state, at: index)
+                for mailbox in mailboxes.values { mailbox.signal() }
+            }
+        }
+    }
+
+    private func open(_ id: UpstreamID) {
+        guard let service = services[id.broker] else { return }
+        Task { [weak self] in
+            do throws(BrokerError) {
+                let session = try await service.openSession()
+                if let self {
+                    await self.opened(session, as: id)
+                } else {
+                    await session.close()
+                }
+            } catch {
+                await self?.openFailed(id, error: error)
+            }
+        }
+    }
+
+    private func follow(_ subscriber: Int, keys: Set<QuoteKey>, replay: MarketUpdate) {
+        guard let mailbox = mailboxes[subscriber] else { return }
+        var slots: [QuoteSlot] = []
+        slots.reserveCapacity(keys.count)
+        for key in keys {
+            if deliveries[key] == nil { deliveries[key] = KeyDelivery(slot: QuoteSlot(key: key), followers: []) }
+            deliveries[key]!.followers.append(mailbox)
+            slots.append(deliveries[key]!.slot)
+        }
+        mailbox.follow(slots, replay: replay)
+    }
+
+    private func unfollow(_ mailbox: SubscriberMailbox, keys: some Collection<QuoteKey>) {
+        for key in keys {
+            deliveries[key]?.followers.removeAll { $0 === mailbox }
+            if deliveries[key]?.followers.isEmpty == true { deliveries[key] = nil }
+        }
+        mailbox.unfollow(keys)
+    }
+}

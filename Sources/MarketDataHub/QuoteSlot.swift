@@ -1,0 +1,58 @@
+import Domain
+import Synchronization
+
+/// The newest quote and failure of one (broker, symbol) key, shared by every subscriber that follows
+/// the key. Ingest writes here once per quote, whatever the number of subscribers; each subscriber
+/// remembers the version it last took, so "changed since my last batch" costs no per-subscriber copy.
+final class QuoteSlot: Sendable {
+    let key: QuoteKey
+    private let cell = Mutex(Cell())
+
+    private struct Cell {
+        var version: UInt64 = 0
+        var quote: CommonQuote?
+        var quoteVersion: UInt64 = 0
+        var failure: BrokerError?
+        var failureVersion: UInt64 = 0
+    }
+
+    init(key: QuoteKey) {
+        self.key = key
+    }
+
+    var version: UInt64 { cell.withLock { $0.version } }
+
+    /// A quote clears the key's failure: the broker is quoting it again.
+    func store(_ quote: CommonQuote) {
+        cell.withLock { cell in
+            cell.version += 1
+            cell.quote = quote
+            cell.quoteVersion = cell.version
+            if cell.failure != nil {
+                cell.failure = nil
+                cell.failureVersion = cell.version
+            }
+        }
+    }
+
+    func store(_ failure: BrokerError) {
+        cell.withLock { cell in
+            cell.version += 1
+            cell.failure = failure
+            cell.failureVersion = cell.version
+        }
+    }
+
+    /// Adds what changed after version `seen` to `update` and advances `seen`.
+    func collect(since seen: inout UInt64, into update: inout MarketUpdate) {
+        cell.withLock { cell in
+            guard cell.version > seen else { return }
+            if cell.quoteVersion > seen, let quote = cell.quote { update.quotes[key] = quote }
+            if cell.failureVersion > seen {
+                // nil here means a newer quote cleared it, which must also cancel a replayed failure.
+                update.failures[key] = cell.failure
+            }
+            seen = cell.version
+        }
+    }
+}
