@@ -364,9 +364,14 @@ struct JSONParser {
 
     /// When a value is followed on a later line by something other than ',' or a closing bracket,
     /// the comma at the end of the value's line is the likely culprit.
+    /// A word glued to the end of a string (`["AAPL, "MSFT"]`) means a quote is missing or misplaced.
     private func missingCommaHint(valueEnd: SourcePosition) -> String {
-        guard current != nil, line > valueEnd.line else { return "" }
-        return "; is a ',' missing at the end of line \(valueEnd.line)?"
+        guard let scalar = current else { return "" }
+        if line > valueEnd.line { return "; is a ',' missing at the end of line \(valueEnd.line)?" }
+        if index > 0, scalars[index - 1] == "\"", isWordScalar(scalar) {
+            return "; is a '\"' missing or misplaced in the string before it?"
+        }
+        return ""
     }
 
     private func hint(forUnexpected scalar: Unicode.Scalar) -> String {
