@@ -28,10 +28,14 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path):\(position): unknown key \"\(keyPath)\"; \(suggestion)expected one of: "
                 + validKeys.joined(separator: ", ")
         case .wrongType(let path, let position, let keyPath, let expected, let found):
-            return "\(path):\(position): \"\(keyPath)\" must be \(expected), found \(found)"
+            return "\(path):\(position): \(Self.subject(keyPath)) must be \(expected), found \(found)"
         case .invalidValue(let path, let position, let keyPath, let problem):
-            return "\(path):\(position): \"\(keyPath)\" \(problem)"
+            return "\(path):\(position): \(Self.subject(keyPath)) \(problem)"
         }
+    }
+
+    private static func subject(_ keyPath: String) -> String {
+        keyPath.isEmpty ? "the top level" : "\"\(keyPath)\""
     }
 
     /// Where in the file the problem is, when it is about the file's content.

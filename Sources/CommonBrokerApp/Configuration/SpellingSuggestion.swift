@@ -3,7 +3,7 @@
 enum SpellingSuggestion {
     static func closest(to input: String, among candidates: [String]) -> String? {
         let typed = Array(input.lowercased())
-        let limit = max(1, min(3, typed.count / 3))
+        let limit = min(3, typed.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             let distance = editDistance(typed, Array(candidate.lowercased()))
