@@ -216,6 +216,9 @@ import Testing
         #expect(token.resolved(in: ["TRADIER_TOKEN": "from-env"]) == "from-env")
         #expect(!String(describing: config).contains("from-file"))
         #expect(!"\(token)".contains("from-file"))
+        var dumped = ""
+        dump(config, to: &dumped)
+        #expect(dumped.contains("<hidden>") && !dumped.contains("from-file"))
         #expect(AppConfig.default.brokers.alpaca.missingCredentials(in: ["APCA_API_KEY_ID": "k"]).map(\.key) == ["secretKey"])
         #expect(config.credentialKeyPathsInFile == ["brokers.tradier.token"])
     }

@@ -1,7 +1,7 @@
 extension AppConfig {
     /// One secret of a broker: written in the config file, or read from an environment variable.
     /// Its descriptions never show the secret, so printing a config cannot leak it.
-    public struct Credential: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    public struct Credential: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// The config key, such as `token` or `secretKey`.
         public let key: String
         /// The secret as written in the config file, if it is.
@@ -28,5 +28,12 @@ extension AppConfig {
         }
 
         public var debugDescription: String { "Credential(\(description))" }
+
+        /// `dump` and debuggers walk the mirror, so the secret is replaced there too.
+        public var customMirror: Mirror {
+            Mirror(self, children: [
+                "key": key, "value": value == nil ? "nil" : "<hidden>", "environmentVariable": environmentVariable,
+            ])
+        }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 extension AppConfig {
     /// Key paths of the credentials written in the config file itself (never their values).
