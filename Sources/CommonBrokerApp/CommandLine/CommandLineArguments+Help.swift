@@ -1,0 +1,90 @@
+extension CommandLineArguments {
+    /// The text of `commonbroker --help`. The broker lines come from `AppConfig.BrokerSchema.all`, so a
+    /// new broker appears here by itself.
+    public static var helpText: String {
+        """
+        commonbroker \(CommonBrokerVersion.string): one live watchlist, quoted by several brokers side by side
+
+        USAGE
+          commonbroker [--demo] [--config PATH] [--symbols LIST] [--no-color]
+          commonbroker print [--json] [--demo] [--config PATH] [--symbols LIST]
+                             [--no-color]
+          commonbroker --help | --version
+
+        COMMANDS
+          (none)            Open the interactive watchlist.
+          print             Fetch one round of quotes, print them and exit.
+
+        OPTIONS
+          --demo            Use only the built-in demo brokers (no account, no network).
+          --config PATH     Read this config file instead of the default; it must exist.
+          --symbols LIST    Watch these symbols in this run, not the saved watchlist;
+                            separate them with commas or spaces: AAPL,MSFT
+          --no-color        Draw without colors.
+          --json            With print: write JSON instead of a table.
+          -h, --help        Show this help.
+          --version         Show the version.
+          Options with a value also accept the form --option=value.
+
+        CONFIGURATION
+          A JSON object; every key is optional and keys starting with "//" are
+          comments. config.example.json documents every key.
+          symbols                  first-run watchlist, e.g. ["AAPL", "MSFT"]
+          staleAfterSeconds        quotes older than this show as stale (30)
+          highlightMilliseconds    how long a price change is highlighted (1000)
+          color                    false draws without colors (true)
+          theme.up, theme.down     colors of rising and falling prices (green, red)
+          brokers.demo             enabled, seed, tickIntervalMs
+          brokers.BROKER           enabled, environment, baseURL,
+                                   pollIntervalSeconds, and for each broker:
+        \(brokerLines)
+
+        ENVIRONMENT
+          NO_COLOR                 if set and not empty, draw without colors
+          XDG_CONFIG_HOME          base of the config directory (default ~/.config)
+          XDG_STATE_HOME           base of the state directory (~/.local/state)
+        \(credentialVariableLines)
+                                   broker credentials; they win over the config file
+
+        FILES
+          ~/.config/commonbroker/config.json
+                    the configuration (under $XDG_CONFIG_HOME if that is set)
+          ~/.local/state/commonbroker/
+                    the watchlist as edited in the app (under $XDG_STATE_HOME if set)
+        """
+    }
+
+    /// `    tradier              token (or $TRADIER_TOKEN)` for each real broker, wrapped at 80 columns.
+    private static var brokerLines: String {
+        AppConfig.BrokerSchema.all.map { schema in
+            let credentials = schema.credentials.map { "\($0.key) (or $\($0.defaultEnvironmentVariable))" }
+            let choices = schema.choices.map { "\($0.key): \($0.allowed.joined(separator: "|"))" }
+            let name = "    " + schema.id
+            return wrapped(credentials + choices, firstPrefix: name + String(repeating: " ", count: max(1, 27 - name.count)), indent: 27)
+        }.joined(separator: "\n")
+    }
+
+    /// `items` joined with ", ", broken into lines of at most 80 columns.
+    private static func wrapped(_ items: [String], firstPrefix: String, indent: Int) -> String {
+        var lines: [String] = []
+        var line = firstPrefix
+        var lineHasItem = false
+        for (index, item) in items.enumerated() {
+            let piece = item + (index < items.count - 1 ? "," : "")
+            if lineHasItem && line.count + 1 + piece.count > 80 {
+                lines.append(line)
+                line = String(repeating: " ", count: indent) + piece
+            } else {
+                line += (lineHasItem ? " " : "") + piece
+            }
+            lineHasItem = true
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The credential variables, wrapped to stay within 80 columns.
+    private static var credentialVariableLines: String {
+        wrapped(AppConfig.BrokerSchema.all.flatMap { $0.credentials.map(\.defaultEnvironmentVariable) }, firstPrefix: "  ", indent: 2)
+    }
+}

@@ -1,0 +1,47 @@
+import Domain
+
+/// Everything `config.json` can set, with a default for each key so that an absent file, or a file
+/// with only a few keys, is a complete configuration. `config.example.json` documents every key.
+public struct AppConfig: Sendable, Equatable {
+    /// Seeds the watchlist on first run; after that the watchlist lives in the state directory.
+    public var symbols: [String]
+    /// A quote older than this is shown as stale.
+    public var staleAfterSeconds: Int
+    /// How long a changed price stays highlighted; 0 turns highlighting off.
+    public var highlightMilliseconds: Int
+    /// `false` draws without colors, as do `--no-color` and the `NO_COLOR` environment variable.
+    public var color: Bool
+    public var theme: Theme
+    public var brokers: Brokers
+
+    public static let staleAfterSecondsRange = 1...86_400
+    public static let highlightMillisecondsRange = 0...10_000
+
+    public init(
+        symbols: [String] = ["AAPL", "MSFT", "NVDA"],
+        staleAfterSeconds: Int = 30,
+        highlightMilliseconds: Int = 1_000,
+        color: Bool = true,
+        theme: Theme = Theme(),
+        brokers: Brokers = Brokers()
+    ) {
+        self.symbols = symbols
+        self.staleAfterSeconds = staleAfterSeconds
+        self.highlightMilliseconds = highlightMilliseconds
+        self.color = color
+        self.theme = theme
+        self.brokers = brokers
+    }
+
+    /// The configuration used when there is no config file.
+    public static let `default` = AppConfig()
+
+    public var staleAfter: Duration { .seconds(staleAfterSeconds) }
+    public var highlightDuration: Duration { .milliseconds(highlightMilliseconds) }
+
+    /// Whether to draw in color, given the command line and the environment. A `NO_COLOR` variable
+    /// that is set and not empty turns colors off (https://no-color.org).
+    public func usesColor(noColorOption: Bool, environment: [String: String]) -> Bool {
+        color && !noColorOption && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+}

@@ -1,0 +1,274 @@
+import Domain
+import Foundation
+import Testing
+@testable import CommonBrokerApp
+
+@Suite struct AppConfigTests {
+    private func load(_ text: String) -> Result<AppConfig, ConfigError> {
+        AppConfig.load(contentsOf: text, path: "config.json")
+    }
+
+    private func message(_ text: String) -> String {
+        switch load(text) {
+        case .success: "loaded without error"
+        case .failure(let error): error.description
+        }
+    }
+
+    // MARK: Valid files
+
+    @Test func exampleFileAtTheRepositoryRootLoads() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent("config.example.json").path
+        let config = try AppConfig.load(from: path).get()
+        // The example spells out the defaults, so loading it must give exactly the defaults.
+        #expect(config == AppConfig.default)
+        #expect(config.symbols == ["AAPL", "MSFT", "NVDA"])
+        #expect(config.brokers.demo == AppConfig.DemoSection(enabled: true, seed: 42, tickIntervalMilliseconds: 500))
+    }
+
+    @Test func exampleFileDocumentsEveryKey() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("config.example.json"), encoding: .utf8)
+        let document = try JSONDocument.parse(text, path: "config.example.json", repeatableKeyPrefix: "//").get()
+        let keys = { (value: JSONValue?) in Set((value?.objectMembers ?? []).map(\.key).filter { !$0.hasPrefix("//") }) }
+        #expect(keys(document.root) == Set(AppConfig.topLevelKeys))
+        #expect(keys(document.root["theme"]) == Set(AppConfig.Theme.validKeys))
+        #expect(keys(document.root["brokers"]) == Set(AppConfig.Brokers.validKeys))
+        #expect(keys(document.root["brokers"]?["demo"]) == Set(AppConfig.DemoSection.validKeys))
+        for schema in AppConfig.BrokerSchema.all {
+            #expect(keys(document.root["brokers"]?[schema.id]) == Set(schema.validKeys), "brokers.\(schema.id)")
+        }
+    }
+
+    @Test func emptyObjectGivesTheDefaults() throws {
+        #expect(try load("{}").get() == AppConfig.default)
+        #expect(AppConfig.default.brokers.demo.enabled)
+        #expect(AppConfig.default.brokers.enabled.isEmpty)
+        #expect(AppConfig.default.staleAfter == .seconds(30))
+        #expect(AppConfig.default.highlightDuration == .milliseconds(1000))
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let text = """
+        {
+          "symbols": ["aapl", "brk.b", "^GSPC"],
+          "staleAfterSeconds": 90,
+          "highlightMilliseconds": 0,
+          "color": false,
+          "theme": { "up": "blue", "down": "yellow" },
+          "brokers": {
+            "demo": { "enabled": false, "seed": null, "tickIntervalMs": 250 },
+            "tradier": { "enabled": true, "environment": "sandbox", "baseURL": "http://127.0.0.1:8080/v1",
+                         "pollIntervalSeconds": 2, "token": "abc", "tokenEnv": "MY_TRADIER" },
+            "alpaca": { "enabled": true, "keyId": "id", "secretKeyEnv": "ALPACA_SECRET", "feed": "sip" },
+            "finnhub": { "enabled": false, "token": null },
+            "polygon": { "pollIntervalSeconds": 60, "apiKeyEnv": "POLY" }
+          }
+        }
+        """
+        let config = try load(text).get()
+        #expect(config.symbols == ["AAPL", "BRK.B", "^GSPC"])
+        #expect(config.staleAfterSeconds == 90)
+        #expect(config.highlightMilliseconds == 0)
+        #expect(config.color == false)
+        #expect(config.theme == AppConfig.Theme(up: .blue, down: .yellow))
+        #expect(config.brokers.demo == AppConfig.DemoSection(enabled: false, seed: nil, tickIntervalMilliseconds: 250))
+
+        let tradier = config.brokers.tradier
+        #expect(tradier.enabled && tradier.environment == .sandbox)
+        #expect(tradier.baseURL == URL(string: "http://127.0.0.1:8080/v1"))
+        #expect(tradier.pollInterval == .seconds(2))
+        #expect(tradier.credential("token") == AppConfig.Credential(key: "token", value: "abc", environmentVariable: "MY_TRADIER"))
+
+        let alpaca = config.brokers.alpaca
+        #expect(alpaca.credential("keyId")?.value == "id")
+        #expect(alpaca.credential("keyId")?.environmentVariable == "APCA_API_KEY_ID")
+        #expect(alpaca.credential("secretKey") == AppConfig.Credential(key: "secretKey", environmentVariable: "ALPACA_SECRET"))
+        #expect(alpaca.choice("feed") == "sip")
+        #expect(AppConfig.default.brokers.alpaca.choice("feed") == "iex")
+
+        #expect(config.brokers.finnhub == AppConfig.BrokerSection(defaultsFor: .finnhub))
+        #expect(config.brokers.polygon.pollIntervalSeconds == 60)
+        #expect(config.brokers.polygon.credential("apiKey")?.environmentVariable == "POLY")
+        #expect(config.brokers.enabled.map(\.id) == ["tradier", "alpaca"])
+        #expect(config.brokers[id: "polygon"] == config.brokers.polygon)
+        #expect(config.brokers[id: "nope"] == nil)
+    }
+
+    @Test func commentKeysAreIgnoredEverywhere() throws {
+        let text = """
+        {
+          "//": "top", "//": ["repeated", "fine"],
+          "theme": { "//up": 1, "up": "cyan" },
+          "brokers": { "// later": {}, "tradier": { "//token": { "any": "thing" }, "enabled": true } }
+        }
+        """
+        let config = try load(text).get()
+        #expect(config.theme.up == .cyan)
+        #expect(config.brokers.tradier.enabled)
+    }
+
+    @Test func wholeNumbersMayBeWrittenAsDecimals() throws {
+        #expect(try load(#"{"staleAfterSeconds": 4.0e1}"#).get().staleAfterSeconds == 40)
+        #expect(try load(#"{"brokers": {"demo": {"seed": 18446744073709551615}}}"#).get().brokers.demo.seed == UInt64.max)
+    }
+
+    // MARK: Errors
+
+    @Test func syntaxErrorsKeepTheirPosition() {
+        let error = load("{\n  \"color\": true\n  \"theme\": {}\n}")
+        guard case .failure(.syntax(let syntax)) = error else {
+            Issue.record("expected a syntax error, got \(error)")
+            return
+        }
+        #expect(syntax.position == SourcePosition(line: 3, column: 3))
+        #expect(message("{\"color\": true, \"color\": false}") == "config.json:1:17: duplicate key \"color\" (first defined at 1:2); remove one of them")
+    }
+
+    @Test func unknownTopLevelKey() {
+        let text = """
+        {
+          "symbols": [],
+          "colour": false
+        }
+        """
+        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, brokers")
+        #expect(load(text).failureValue?.keyPath == "colour")
+        #expect(load(text).failureValue?.position == SourcePosition(line: 3, column: 3))
+    }
+
+    @Test func unknownNestedKeyNamesItsPath() {
+        let text = """
+        {
+          "brokers": {
+            "demo": {
+              "enabled": true,
+              "tickMs": 100
+            }
+          }
+        }
+        """
+        #expect(message(text) == "config.json:5:7: unknown key \"brokers.demo.tickMs\"; expected one of: enabled, seed, tickIntervalMs")
+        #expect(message(#"{"brokers": {"etrade": {}}}"#) == "config.json:1:14: unknown key \"brokers.etrade\"; expected one of: demo, tradier, alpaca, finnhub, polygon")
+        #expect(message(#"{"brokers": {"tradier": {"tokenENV": "X"}}}"#) == "config.json:1:26: unknown key \"brokers.tradier.tokenENV\"; did you mean \"tokenEnv\"? expected one of: enabled, environment, baseURL, pollIntervalSeconds, token, tokenEnv")
+    }
+
+    @Test func wrongTypes() {
+        #expect(message(#"{"staleAfterSeconds": "30"}"#) == "config.json:1:23: \"staleAfterSeconds\" must be a number, found string")
+        #expect(message(#"{"color": "no"}"#) == "config.json:1:11: \"color\" must be true or false, found string")
+        #expect(message(#"{"theme": ["green"]}"#) == "config.json:1:11: \"theme\" must be an object, found array")
+        #expect(message(#"{"symbols": "AAPL"}"#) == "config.json:1:13: \"symbols\" must be an array of symbols such as [\"AAPL\", \"MSFT\"], found string")
+        #expect(message(#"{"symbols": ["AAPL", 7]}"#) == "config.json:1:22: \"symbols[1]\" must be a string, found number")
+        #expect(message(#"{"brokers": {"tradier": {"enabled": null}}}"#) == "config.json:1:37: \"brokers.tradier.enabled\" must be true or false, found null")
+        #expect(message(#"{"brokers": {"demo": {"seed": "x"}}}"#) == "config.json:1:31: \"brokers.demo.seed\" must be a number or null, found string")
+        #expect(message("[]") == "config.json:1:1: the top level must be an object, found array")
+    }
+
+    @Test func outOfRangeValues() {
+        #expect(message(#"{"staleAfterSeconds": 0}"#) == "config.json:1:23: \"staleAfterSeconds\" must be between 1 and 86400, found 0")
+        #expect(message(#"{"staleAfterSeconds": 2.5}"#) == "config.json:1:23: \"staleAfterSeconds\" must be a whole number, found 2.5")
+        #expect(message(#"{"highlightMilliseconds": -1}"#) == "config.json:1:27: \"highlightMilliseconds\" must be between 0 and 10000, found -1")
+        #expect(message(#"{"brokers": {"polygon": {"pollIntervalSeconds": 0}}}"#) == "config.json:1:49: \"brokers.polygon.pollIntervalSeconds\" must be between 1 and 3600, found 0")
+        #expect(message(#"{"brokers": {"demo": {"tickIntervalMs": 5}}}"#) == "config.json:1:41: \"brokers.demo.tickIntervalMs\" must be between 10 and 60000, found 5")
+        #expect(message(#"{"brokers": {"demo": {"seed": -1}}}"#) == "config.json:1:31: \"brokers.demo.seed\" must be a whole number from 0 to 18446744073709551615, found -1")
+    }
+
+    @Test func invalidChoices() {
+        #expect(message(#"{"theme": {"up": "grean"}}"#) == "config.json:1:18: \"theme.up\" must be one of \"black\", \"red\", \"green\", \"yellow\", \"blue\", \"magenta\", \"cyan\", \"white\", found \"grean\" (did you mean \"green\"?)")
+        #expect(message(#"{"brokers": {"finnhub": {"environment": "sandbox"}}}"#) == "config.json:1:41: \"brokers.finnhub.environment\" must be \"production\", found \"sandbox\"")
+        #expect(message(#"{"brokers": {"tradier": {"environment": "paper"}}}"#) == "config.json:1:41: \"brokers.tradier.environment\" must be one of \"production\", \"sandbox\", found \"paper\"")
+        #expect(message(#"{"brokers": {"alpaca": {"feed": "IEX"}}}"#).hasPrefix("config.json:1:33: \"brokers.alpaca.feed\" must be one of \"iex\", \"sip\""))
+    }
+
+    @Test func baseURLMustBeHTTP() {
+        #expect(message(#"{"brokers": {"tradier": {"baseURL": "ftp://x.example"}}}"#) == "config.json:1:37: \"brokers.tradier.baseURL\" must be an http or https URL such as \"https://api.example.com\", found \"ftp://x.example\"")
+        #expect(message(#"{"brokers": {"tradier": {"baseURL": "api.tradier.com"}}}"#).contains("must be an http or https URL"))
+        #expect(message(#"{"brokers": {"tradier": {"baseURL": 1}}}"#).hasSuffix("\"brokers.tradier.baseURL\" must be a string, found number"))
+    }
+
+    @Test func invalidSymbolIsNamedWithItsPosition() {
+        let text = """
+        {
+          "symbols": ["AAPL", "BRK B"]
+        }
+        """
+        #expect(message(text) == "config.json:2:23: \"symbols[1]\" is not a valid symbol: BRK B contains '\\u{20}'; use letters, digits, . - / ^")
+        #expect(message(#"{"symbols": [""]}"#) == "config.json:1:14: \"symbols[0]\" is not a valid symbol: empty symbol")
+        #expect(message(#"{"symbols": ["aapl", "AAPL"]}"#) == "config.json:1:22: \"symbols[1]\" repeats AAPL (already symbols[0]); list each symbol once")
+    }
+
+    @Test func credentialErrorsNeverEchoTheSecret() {
+        let padded = message(#"{"brokers": {"tradier": {"token": " s3cret"}}}"#)
+        #expect(padded == "config.json:1:35: \"brokers.tradier.token\" starts or ends with whitespace; paste the credential without it")
+        #expect(!padded.contains("s3cret"))
+        #expect(message(#"{"brokers": {"tradier": {"token": ""}}}"#).contains("is empty; write the credential, or null"))
+        #expect(message(#"{"brokers": {"tradier": {"token": 123}}}"#).hasSuffix("must be a string or null, found number"))
+        #expect(message(#"{"brokers": {"tradier": {"tokenEnv": "MY-TOKEN"}}}"#) == "config.json:1:38: \"brokers.tradier.tokenEnv\" must be an environment variable name (letters, digits and _, not starting with a digit), found \"MY-TOKEN\"")
+        #expect(message(#"{"brokers": {"tradier": {"tokenEnv": "1X"}}}"#).contains("must be an environment variable name"))
+    }
+
+    @Test func credentialsResolveFromEnvironmentFirst() throws {
+        let config = try load(#"{"brokers": {"tradier": {"token": "from-file"}}}"#).get()
+        let token = try #require(config.brokers.tradier.credential("token"))
+        #expect(token.resolved(in: [:]) == "from-file")
+        #expect(token.resolved(in: ["TRADIER_TOKEN": ""]) == "from-file")
+        #expect(token.resolved(in: ["TRADIER_TOKEN": "from-env"]) == "from-env")
+        #expect(!String(describing: config).contains("from-file"))
+        #expect(!"\(token)".contains("from-file"))
+        var dumped = ""
+        dump(config, to: &dumped)
+        #expect(dumped.contains("<hidden>") && !dumped.contains("from-file"))
+        #expect(AppConfig.default.brokers.alpaca.missingCredentials(in: ["APCA_API_KEY_ID": "k"]).map(\.key) == ["secretKey"])
+        #expect(config.credentialKeyPathsInFile == ["brokers.tradier.token"])
+    }
+
+    @Test func colorHonoursOptionAndNoColor() {
+        let config = AppConfig.default
+        #expect(config.usesColor(noColorOption: false, environment: [:]))
+        #expect(config.usesColor(noColorOption: false, environment: ["NO_COLOR": ""]))
+        #expect(!config.usesColor(noColorOption: false, environment: ["NO_COLOR": "1"]))
+        #expect(!config.usesColor(noColorOption: true, environment: [:]))
+        var plain = config
+        plain.color = false
+        #expect(!plain.usesColor(noColorOption: false, environment: [:]))
+    }
+
+    // MARK: Files
+
+    @Test func missingFileIsItsOwnError() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/absent.json"
+        #expect(AppConfig.load(from: path).failureValue == .fileNotFound(path: path))
+        #expect(ConfigError.fileNotFound(path: path).description.hasPrefix("config file not found: \(path);"))
+    }
+
+    @Test func missingExplicitFileIsAnErrorButMissingDefaultIsNot() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/config.json"
+        let explicit = AppPaths(configFile: path, configFileIsExplicit: true, stateDirectory: directory.path)
+        let implicit = AppPaths(configFile: path, configFileIsExplicit: false, stateDirectory: directory.path)
+        #expect(AppConfig.load(using: explicit).failureValue == .fileNotFound(path: path))
+        #expect(try AppConfig.load(using: implicit).get() == .default)
+
+        _ = try directory.file("config.json", contents: #"{"color": 1}"#)
+        #expect(AppConfig.load(using: implicit).failureValue?.description == "\(path):1:11: \"color\" must be true or false, found number")
+    }
+
+    @Test func fileErrorsSayWhatIsWrong() throws {
+        let directory = try TemporaryDirectory()
+        #expect(AppConfig.load(from: directory.path).failureValue?.description.contains("it is a directory") == true)
+        let latin1 = directory.path + "/latin1.json"
+        try Data([0x7B, 0x0A, 0x22, 0xE9, 0x22, 0x7D]).write(to: URL(fileURLWithPath: latin1))
+        #expect(AppConfig.load(from: latin1).failureValue == .unreadable(path: latin1, reason: "it is not UTF-8 text (invalid byte at 2:2); save it as UTF-8"))
+        let good = try directory.file("good.json", contents: "\u{FEFF}{\"staleAfterSeconds\": 5}\n")
+        #expect(try AppConfig.load(from: good).get().staleAfterSeconds == 5)
+    }
+}
+
+extension Result {
+    var failureValue: Failure? {
+        if case .failure(let failure) = self { return failure }
+        return nil
+    }
+}

@@ -1,0 +1,95 @@
+import Testing
+@testable import CommonBrokerApp
+
+@Suite struct CommandLineArgumentsTests {
+    private func parse(_ arguments: String...) -> Result<Invocation, UsageError> {
+        CommandLineArguments.parse(arguments)
+    }
+
+    private func usageMessage(_ arguments: String...) -> String {
+        switch CommandLineArguments.parse(arguments) {
+        case .success(let invocation): "parsed as \(invocation)"
+        case .failure(let error): error.description
+        }
+    }
+
+    @Test func noArgumentsRunsTheApp() throws {
+        #expect(try parse().get() == .run(RunOptions()))
+        #expect(try CommandLineArguments.parse(["commonbroker", "--demo"].dropFirst()).get() == .run(RunOptions(demo: true)))
+    }
+
+    @Test func everyOption() throws {
+        let invocation = try parse("--demo", "--config", "/tmp/c.json", "--symbols", "aapl,msft", "--no-color").get()
+        #expect(invocation == .run(RunOptions(demo: true, configPath: "/tmp/c.json", symbols: ["AAPL", "MSFT"], noColor: true)))
+    }
+
+    @Test func equalsForm() throws {
+        let invocation = try parse("--config=~/x=y.json", "--symbols=nvda tsla").get()
+        #expect(invocation == .run(RunOptions(configPath: "~/x=y.json", symbols: ["NVDA", "TSLA"])))
+    }
+
+    @Test func symbolsSplitOnCommasAndSpacesAccumulateAndDeduplicate() throws {
+        let invocation = try parse("--symbols", "AAPL, msft  brk.b", "--symbols=aapl,,NVDA").get()
+        #expect(invocation == .run(RunOptions(symbols: ["AAPL", "MSFT", "BRK.B", "NVDA"])))
+    }
+
+    @Test func printCommand() throws {
+        #expect(try parse("print").get() == .print(RunOptions(), json: false))
+        #expect(try parse("print", "--json").get() == .print(RunOptions(), json: true))
+        #expect(try parse("--demo", "print", "--json", "--symbols", "IBM").get() == .print(RunOptions(demo: true, symbols: ["IBM"]), json: true))
+    }
+
+    @Test func helpAndVersion() throws {
+        #expect(try parse("--help").get() == .help)
+        #expect(try parse("-h").get() == .help)
+        #expect(try parse("print", "--json", "-h").get() == .help)
+        #expect(try parse("--version").get() == .version)
+        #expect(CommonBrokerVersion.string == "0.1.0")
+    }
+
+    @Test func unknownOptions() {
+        #expect(usageMessage("--foo") == "unknown option '--foo'; see commonbroker --help")
+        #expect(usageMessage("--foo=1") == "unknown option '--foo'; see commonbroker --help")
+        #expect(usageMessage("-x") == "unknown option '-x'; see commonbroker --help")
+        #expect(usageMessage("--nocolor") == "unknown option '--nocolor' (did you mean '--no-color'?); see commonbroker --help")
+    }
+
+    @Test func missingOrUnexpectedValues() {
+        #expect(usageMessage("--config") == "option '--config' needs a value: --config PATH")
+        #expect(usageMessage("--config", "--demo") == "option '--config' needs a value: --config PATH")
+        #expect(usageMessage("--config=") == "option '--config' needs a value: --config PATH")
+        #expect(usageMessage("--symbols") == "option '--symbols' needs a value: --symbols AAPL,MSFT")
+        #expect(usageMessage("--symbols", " , ") == "option '--symbols' needs at least one symbol: --symbols AAPL,MSFT")
+        #expect(usageMessage("--demo=yes") == "option '--demo' takes no value; see commonbroker --help")
+        #expect(usageMessage("--config", "a.json", "--config", "b.json") == "option '--config' is given more than once; pass a single config file")
+    }
+
+    @Test func invalidSymbolIsNamed() {
+        #expect(usageMessage("--symbols", "AAPL,MS$FT") == "invalid symbol 'MS$FT' in --symbols: MS$FT contains '$'; use letters, digits, . - / ^")
+        #expect(usageMessage("--symbols=ABCDEFGHIJKLMNOP") == "invalid symbol 'ABCDEFGHIJKLMNOP' in --symbols: ABCDEFGHIJKLMNOP is longer than 15 characters")
+    }
+
+    @Test func positionalArguments() {
+        #expect(usageMessage("AAPL") == "unexpected argument 'AAPL'; the only command is print; see commonbroker --help")
+        #expect(usageMessage("print", "print") == "unexpected argument 'print'; print takes no arguments; see commonbroker --help")
+        #expect(usageMessage("--", "--demo") == "unexpected argument '--demo'; the only command is print; see commonbroker --help")
+        #expect(usageMessage("--json") == "--json only applies to the print command: commonbroker print --json")
+    }
+
+    @Test func helpTextCoversCommandsOptionsKeysEnvironmentAndFiles() {
+        let help = CommandLineArguments.helpText
+        for expected in [
+            "commonbroker 0.1.0", "USAGE", "print", "--demo", "--config PATH", "--symbols LIST", "--no-color", "--json",
+            "-h, --help", "--version", "--option=value", "staleAfterSeconds", "highlightMilliseconds", "theme.up",
+            "brokers.demo", "tickIntervalMs", "pollIntervalSeconds", "NO_COLOR", "XDG_CONFIG_HOME", "XDG_STATE_HOME",
+            "TRADIER_TOKEN", "APCA_API_KEY_ID", "APCA_API_SECRET_KEY", "FINNHUB_TOKEN", "POLYGON_API_KEY",
+            "config.example.json", "~/.config/commonbroker/config.json", "~/.local/state/commonbroker/",
+        ] {
+            #expect(help.contains(expected), "help lacks \(expected)")
+        }
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            #expect(line.count <= 80, "too wide: \(line)")
+        }
+    }
+}
+
