@@ -8,7 +8,7 @@ public enum CommonBrokerMain {
         case .success(let parsed): invocation = parsed
         case .failure(let error):
             StandardError.write("commonbroker: \(error)")
-            return 64
+            return 2
         }
         switch invocation {
         case .help:
