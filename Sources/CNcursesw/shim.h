@@ -66,47 +66,56 @@ static inline int cb_window_size(int fd, int *rows, int *columns) {
 // the cb_signals_* functions below, so every use shares one copy.
 
 #define CB_SIGNAL_SLOTS 65
-static int cb_signals_pipe_fd = -1;
-static volatile sig_atomic_t cb_signals_terminal_active = 0;
-static struct termios cb_signals_saved_termios;
-static int cb_signals_termios_saved = 0;
-static char cb_signals_reset_sequence[512];
-static size_t cb_signals_reset_length = 0;
-static struct sigaction cb_signals_previous[CB_SIGNAL_SLOTS];
-static int cb_signals_installed[CB_SIGNAL_SLOTS];
-static int cb_signals_atexit_registered = 0;
+struct cb_signals_state {
+    int pipe_fd;
+    volatile sig_atomic_t terminal_active;
+    int termios_saved;
+    int atexit_registered;
+    struct termios saved_termios;
+    size_t reset_length;
+    char reset_sequence[512];
+    int installed[CB_SIGNAL_SLOTS];
+    struct sigaction previous[CB_SIGNAL_SLOTS];
+};
 
-static inline void cb_signals_set_pipe(int fd) { cb_signals_pipe_fd = fd; }
+// A function-local static: Swift's embedded clang emits it with the function, whereas it skips
+// file-scope aggregates that Swift code never names.
+static inline struct cb_signals_state *cb_signals(void) {
+    static struct cb_signals_state state = { .pipe_fd = -1 };
+    return &state;
+}
+
+static inline void cb_signals_set_pipe(int fd) { cb_signals()->pipe_fd = fd; }
 
 static inline int cb_signals_save_termios(int fd) {
-    cb_signals_termios_saved = (tcgetattr(fd, &cb_signals_saved_termios) == 0);
-    return cb_signals_termios_saved ? 0 : -1;
+    cb_signals()->termios_saved = (tcgetattr(fd, &cb_signals()->saved_termios) == 0);
+    return cb_signals()->termios_saved ? 0 : -1;
 }
 
 static inline void cb_signals_set_reset_sequence(const char *bytes, size_t length) {
-    if (length > sizeof cb_signals_reset_sequence) length = sizeof cb_signals_reset_sequence;
-    memcpy(cb_signals_reset_sequence, bytes, length);
-    cb_signals_reset_length = length;
+    if (length > sizeof cb_signals()->reset_sequence) length = sizeof cb_signals()->reset_sequence;
+    memcpy(cb_signals()->reset_sequence, bytes, length);
+    cb_signals()->reset_length = length;
 }
 
-static inline void cb_signals_set_terminal_active(int active) { cb_signals_terminal_active = active; }
+static inline void cb_signals_set_terminal_active(int active) { cb_signals()->terminal_active = active; }
 
 // Best effort from any context, including a crashing thread: no allocation, no locks, no curses.
 static inline void cb_signals_emergency_restore(void) {
-    if (!cb_signals_terminal_active) return;
-    cb_signals_terminal_active = 0;
-    if (cb_signals_reset_length > 0) {
-        ssize_t ignored = write(STDOUT_FILENO, cb_signals_reset_sequence, cb_signals_reset_length);
+    if (!cb_signals()->terminal_active) return;
+    cb_signals()->terminal_active = 0;
+    if (cb_signals()->reset_length > 0) {
+        ssize_t ignored = write(STDOUT_FILENO, cb_signals()->reset_sequence, cb_signals()->reset_length);
         (void)ignored;
     }
-    if (cb_signals_termios_saved) tcsetattr(STDIN_FILENO, TCSANOW, &cb_signals_saved_termios);
+    if (cb_signals()->termios_saved) tcsetattr(STDIN_FILENO, TCSANOW, &cb_signals()->saved_termios);
 }
 
 static inline void cb_signals_relay(int signal_number) {
     int saved_errno = errno;
     unsigned char byte = (unsigned char)signal_number;
-    if (cb_signals_pipe_fd >= 0) {
-        ssize_t ignored = write(cb_signals_pipe_fd, &byte, 1);
+    if (cb_signals()->pipe_fd >= 0) {
+        ssize_t ignored = write(cb_signals()->pipe_fd, &byte, 1);
         (void)ignored;
     }
     errno = saved_errno;
@@ -117,9 +126,9 @@ static inline void cb_signals_relay(int signal_number) {
 // as soon as we return. A synchronous fault re-executes the faulting instruction and lands there too.
 static inline void cb_signals_crash(int signal_number) {
     cb_signals_emergency_restore();
-    if (signal_number > 0 && signal_number < CB_SIGNAL_SLOTS && cb_signals_installed[signal_number]) {
-        sigaction(signal_number, &cb_signals_previous[signal_number], NULL);
-        cb_signals_installed[signal_number] = 0;
+    if (signal_number > 0 && signal_number < CB_SIGNAL_SLOTS && cb_signals()->installed[signal_number]) {
+        sigaction(signal_number, &cb_signals()->previous[signal_number], NULL);
+        cb_signals()->installed[signal_number] = 0;
     } else {
         signal(signal_number, SIG_DFL);
     }
@@ -137,20 +146,20 @@ static inline int cb_signals_install(int signal_number, int crash) {
     action.sa_flags = crash ? 0 : SA_RESTART;
     struct sigaction previous;
     if (sigaction(signal_number, &action, &previous) != 0) return -1;
-    if (!cb_signals_installed[signal_number]) cb_signals_previous[signal_number] = previous;
-    cb_signals_installed[signal_number] = 1;
+    if (!cb_signals()->installed[signal_number]) cb_signals()->previous[signal_number] = previous;
+    cb_signals()->installed[signal_number] = 1;
     return 0;
 }
 
 static inline void cb_signals_uninstall(int signal_number) {
-    if (signal_number <= 0 || signal_number >= CB_SIGNAL_SLOTS || !cb_signals_installed[signal_number]) return;
-    sigaction(signal_number, &cb_signals_previous[signal_number], NULL);
-    cb_signals_installed[signal_number] = 0;
+    if (signal_number <= 0 || signal_number >= CB_SIGNAL_SLOTS || !cb_signals()->installed[signal_number]) return;
+    sigaction(signal_number, &cb_signals()->previous[signal_number], NULL);
+    cb_signals()->installed[signal_number] = 0;
 }
 
 static inline int cb_signals_register_atexit(void) {
-    if (cb_signals_atexit_registered) return 0;
-    cb_signals_atexit_registered = 1;
+    if (cb_signals()->atexit_registered) return 0;
+    cb_signals()->atexit_registered = 1;
     return atexit(cb_signals_atexit);
 }
 
