@@ -36,7 +36,10 @@ final class CursesEventLoop {
         callbacks.sizeChanged(reportedSize)
         while true {
             if callbacks.stopRequested() { return .stopped }
-            if schedule.isDue(at: clock.now) {
+            if !ownsTerminal, CursesScreen.isForeground {
+                takeTerminalBack()
+            }
+            if ownsTerminal, schedule.isDue(at: clock.now) {
                 let size = screen.size
                 screen.draw(callbacks.frame(size, Date()))
                 schedule.didDraw(at: clock.now)
@@ -44,31 +47,49 @@ final class CursesEventLoop {
             }
 
             var fds = [
-                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalReadEnd, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, nfds_t(fds.count), schedule.pollTimeout(at: clock.now))
+            // In the background, stdin belongs to the shell; `fg` sends SIGCONT, and a slow re-check
+            // covers a foreground change that comes without one.
+            if ownsTerminal {
+                fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0))
+            }
+            let timeout = ownsTerminal ? schedule.pollTimeout(at: clock.now) : Self.backgroundRecheckMilliseconds
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .signal(SIGHUP)
             }
             if ready == 0 { continue }
 
-            if fds[2].revents & Int16(POLLIN) != 0, let reason = handleSignals() {
+            if fds[1].revents & Int16(POLLIN) != 0, let reason = handleSignals() {
                 return reason
             }
-            if fds[1].revents & Int16(POLLIN) != 0 {
+            if fds[0].revents & Int16(POLLIN) != 0 {
                 wakeUp.drain()
                 schedule.setNeedsDisplay()
             }
-            if fds[0].revents & Int16(POLLIN) != 0 {
+            guard fds.count > 2 else { continue }
+            if fds[2].revents & Int16(POLLIN) != 0 {
                 handleInput()
-            } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            } else if fds[2].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 // The terminal is gone (window closed without SIGHUP reaching us): nothing to draw on.
                 return .signal(SIGHUP)
             }
         }
+    }
+
+    private static let backgroundRecheckMilliseconds: Int32 = 500
+
+    /// False while the process runs in the background (continued with `bg`, or kill -STOP / -CONT, which
+    /// leaves a job in the background): the terminal is not touched until we are in the foreground.
+    private var ownsTerminal = true
+
+    private func takeTerminalBack() {
+        ownsTerminal = true
+        screen.resume()
+        adoptTerminalSize(forceRedraw: true)
     }
 
     /// Handles every signal number the handlers queued; returns a reason when one asks to quit.
@@ -83,13 +104,22 @@ final class CursesEventLoop {
                 case SIGINT, SIGTERM, SIGHUP:
                     return .signal(signal)
                 case SIGTSTP:
+                    guard ownsTerminal else {
+                        // `kill -TSTP` while in the background: curses is already out of the way.
+                        TerminalSignals.stopProcess()
+                        break
+                    }
                     screen.suspend()
-                    adoptTerminalSize(forceRedraw: true)
+                    ownsTerminal = false
+                    if CursesScreen.isForeground { takeTerminalBack() }
                 case SIGCONT:
-                    screen.resumeAfterContinue()
-                    adoptTerminalSize(forceRedraw: true)
+                    if CursesScreen.isForeground {
+                        takeTerminalBack()
+                    } else {
+                        ownsTerminal = false
+                    }
                 case SIGWINCH:
-                    adoptTerminalSize(forceRedraw: false)
+                    if ownsTerminal { adoptTerminalSize(forceRedraw: false) }
                 default:
                     break
                 }

@@ -111,15 +111,29 @@ final class CursesScreen {
         return number
     }
 
-    /// Drains curses' input. Call only after poll reported stdin readable; never blocks.
+    /// Drains curses' input. Call only after poll reported stdin readable. Each read is preceded by a
+    /// zero-timeout poll: ncurses reads with a blocking read(2), and a UI thread stuck there would not
+    /// see signals, redraw requests or stop() until the user pressed Enter.
     func readInput() -> [CursesInput] {
         var inputs: [CursesInput] = []
         var value: wint_t = 0
         // A bound, so a flood of pasted text cannot starve drawing and signals.
-        while inputs.count < 4096, let input = CursesInput(status: wget_wch(cb_stdscr(), &value), value: UInt32(value)) {
+        while inputs.count < 4096, Self.inputIsWaiting(),
+              let input = CursesInput(status: wget_wch(cb_stdscr(), &value), value: UInt32(value)) {
             inputs.append(input)
         }
         return inputs
+    }
+
+    private static func inputIsWaiting() -> Bool {
+        var stdin = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&stdin, 1, 0) == 1 && stdin.revents & Int16(POLLIN) != 0
+    }
+
+    /// Whether we own the terminal. A background process that touches it (reads, or sets its modes) is
+    /// stopped by SIGTTIN/SIGTTOU, and its reads would take keys meant for the shell.
+    static var isForeground: Bool {
+        tcgetpgrp(STDIN_FILENO) == getpgrp()
     }
 
     /// Takes the terminal's current size, resizing curses' screens if it changed; returns the size.
@@ -139,20 +153,22 @@ final class CursesScreen {
         writer.invalidate()
     }
 
-    /// Ctrl-Z: gives the shell a normal terminal, stops the process, and once continued takes the
-    /// terminal back (the next doupdate re-enters curses mode) with a full redraw.
+    /// Ctrl-Z: gives the shell a normal terminal and stops the process; returns once it is continued.
+    /// The caller then calls `resume()`, unless the process was continued in the background (`bg`).
     func suspend() {
         endwin()
         TerminalSignals.disarmEmergencyRestore()
         TerminalSignals.stopProcess()
-        TerminalSignals.armEmergencyRestore(resetSequence: Self.resetSequence())
-        invalidate()
     }
 
-    /// SIGCONT without our Ctrl-Z (kill -STOP / -CONT, or a shell that changed tty modes while we were
-    /// stopped): put curses' terminal modes back and repaint everything.
-    func resumeAfterContinue() {
+    /// Takes the terminal back after a stop (Ctrl-Z then `fg`, or kill -STOP then -CONT): curses' tty
+    /// modes, the keypad's application mode (endwin switched it off and curses only switches it back
+    /// when asked: otherwise arrows arrive as "ESC [ A" and decode as Esc, "[", "A"), and a repaint of
+    /// every cell. The next doupdate re-enters the alternate screen.
+    func resume() {
+        TerminalSignals.armEmergencyRestore(resetSequence: Self.resetSequence())
         reset_prog_mode()
+        keypad(cb_stdscr(), true)
         invalidate()
     }
 
