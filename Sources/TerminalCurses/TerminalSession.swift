@@ -31,7 +31,8 @@ public final class TerminalSession: Sendable {
 
         var phase: Phase = .idle
         var size: ScreenSize
-        var waiters: [CheckedContinuation<TerminalStopReason, Never>] = []
+        var waiters: [Int: CheckedContinuation<TerminalStopReason, Never>] = [:]
+        var nextWaiterID = 0
     }
 
     /// `frame` is called ON THE UI THREAD to produce the current frame for a size and time (the app
@@ -132,8 +133,8 @@ public final class TerminalSession: Sendable {
     private func finish(_ reason: TerminalStopReason) {
         let waiters = lifecycle.withLock { state in
             state.phase = .ended(reason)
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters {
             waiter.resume(returning: reason)
@@ -177,15 +178,25 @@ public final class TerminalSession: Sendable {
     }
 
     /// Suspends until the session ends because of a quit signal (SIGINT/SIGTERM/SIGHUP) or `stop()`;
-    /// returns why. By then the terminal is restored.
+    /// returns why. By then the terminal is restored. A cancelled wait returns `.stopped` at once
+    /// without stopping the session, so a task group racing it against the app's work can finish.
     public func waitUntilStopped() async -> TerminalStopReason {
-        await withCheckedContinuation { continuation in
-            let ended = lifecycle.withLock { state -> TerminalStopReason? in
-                if case .ended(let reason) = state.phase { return reason }
-                state.waiters.append(continuation)
-                return nil
+        let id = lifecycle.withLock { state in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ended = lifecycle.withLock { state -> TerminalStopReason? in
+                    if case .ended(let reason) = state.phase { return reason }
+                    if Task.isCancelled { return .stopped }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let ended { continuation.resume(returning: ended) }
             }
-            if let ended { continuation.resume(returning: ended) }
+        } onCancel: {
+            lifecycle.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: .stopped)
         }
     }
 }

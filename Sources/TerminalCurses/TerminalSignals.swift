@@ -21,6 +21,9 @@ enum TerminalSignals {
     /// Installing before `newterm` keeps ncurses from putting in its own SIGINT/SIGTSTP/SIGWINCH handlers.
     static func install() throws(TerminalError) -> Int32 {
         let readEnd = try SignalPipe.shared.readEnd()
+        // Left over from an earlier session in this process (its handlers are gone, nothing new arrives).
+        var scratch = [UInt8](repeating: 0, count: 64)
+        while read(readEnd, &scratch, scratch.count) > 0 {}
         _ = cb_signals_save_termios(STDIN_FILENO)
         _ = cb_signals_register_atexit()
         for signal in relayed where cb_signals_install(signal, 0) != 0 {

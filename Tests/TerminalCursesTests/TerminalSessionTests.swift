@@ -40,6 +40,17 @@ import Glibc
         #expect(throws: TerminalError.alreadyStarted) { try session.start() }
     }
 
+    @Test func aCancelledWaitReturnsWithoutEndingTheSession() async {
+        let session = makeSession()
+        let cancelled = Task { await session.waitUntilStopped() }
+        cancelled.cancel()
+        #expect(await cancelled.value == .stopped)
+        // Not ended by the cancellation: stop() is what ends it, and waiters registered later hear it.
+        let waiting = Task { await session.waitUntilStopped() }
+        session.stop()
+        #expect(await waiting.value == .stopped)
+    }
+
     @Test func defaultOptions() {
         let options = TerminalSessionOptions()
         #expect(options.color)
