@@ -61,9 +61,12 @@ static inline int cb_window_size(int fd, int *rows, int *columns) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Signal handling. Handlers must be async-signal-safe, so they are C, and their state is C statics.
-// A `static` in a header exists once per object file that uses it: ONLY TerminalSignals.swift may call
-// the cb_signals_* functions below, so every use shares one copy.
+// Signal handling. Handlers must be async-signal-safe, so they are C, and so is their state.
+//
+// The state must exist once per process. A `static` in a header exists once per object file that
+// uses it, and Swift emits the C code it calls into each of its object files (in release builds,
+// wherever the optimizer inlined the caller), so the state lives in a function-local static of a
+// *weak* function: the linker keeps one definition of `cb_signals`, hence one state, for everyone.
 
 #define CB_SIGNAL_SLOTS 65
 struct cb_signals_state {
@@ -78,9 +81,7 @@ struct cb_signals_state {
     struct sigaction previous[CB_SIGNAL_SLOTS];
 };
 
-// A function-local static: Swift's embedded clang emits it with the function, whereas it skips
-// file-scope aggregates that Swift code never names.
-static inline struct cb_signals_state *cb_signals(void) {
+__attribute__((weak, noinline)) struct cb_signals_state *cb_signals(void) {
     static struct cb_signals_state state = { .pipe_fd = -1 };
     return &state;
 }

@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// The process-wide signal handling of a session. The handlers are C (shim.h) because they must be
-/// async-signal-safe; their state is `static` in that header, one copy per object file, so every
-/// `cb_signals_*` call lives in this file and nowhere else.
+/// async-signal-safe; shim.h explains how their state stays one per process. Only this type calls
+/// the `cb_signals_*` functions.
 enum TerminalSignals {
     /// Ask the session to end; the loop restores the terminal and reports the signal.
     static let quit: [Int32] = [SIGINT, SIGTERM, SIGHUP]
