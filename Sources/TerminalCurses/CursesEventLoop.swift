@@ -1,0 +1,155 @@
+import CNcursesw
+import Foundation
+import TerminalUI
+
+/// The UI thread's loop: sleeps in poll(2) on stdin, the wake-up pipe and the signal pipe, reads keys,
+/// follows signals, and draws frames on the schedule. Lives and dies on the UI thread.
+final class CursesEventLoop {
+    struct Callbacks {
+        var frame: @Sendable (ScreenSize, Date) -> ScreenBuffer
+        var onKey: @Sendable (KeyPress) -> Void
+        var onResize: @Sendable (ScreenSize) -> Void
+        /// Publishes the size for `TerminalSession.size`.
+        var sizeChanged: (ScreenSize) -> Void
+        var stopRequested: () -> Bool
+    }
+
+    private let screen: CursesScreen
+    private let wakeUp: WakeUpSignal
+    private let signalReadEnd: Int32
+    private let callbacks: Callbacks
+    private var schedule: FrameSchedule
+    private var reportedSize: ScreenSize
+    private let clock = ContinuousClock()
+
+    init(screen: CursesScreen, wakeUp: WakeUpSignal, signalReadEnd: Int32, options: TerminalSessionOptions, callbacks: Callbacks) {
+        self.screen = screen
+        self.wakeUp = wakeUp
+        self.signalReadEnd = signalReadEnd
+        self.callbacks = callbacks
+        self.schedule = FrameSchedule(maxFramesPerSecond: options.maxFramesPerSecond, idleInterval: options.idleRedrawInterval)
+        self.reportedSize = screen.size
+    }
+
+    /// Runs until a quit signal, `stop()`, or the terminal going away. The caller closes the screen.
+    func run() -> TerminalStopReason {
+        callbacks.sizeChanged(reportedSize)
+        while true {
+            if callbacks.stopRequested() { return .stopped }
+            if !ownsTerminal, CursesScreen.isForeground {
+                takeTerminalBack()
+            }
+            if ownsTerminal, schedule.isDue(at: clock.now) {
+                let size = screen.size
+                screen.draw(callbacks.frame(size, Date()))
+                schedule.didDraw(at: clock.now)
+                continue
+            }
+
+            var fds = [
+                pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signalReadEnd, events: Int16(POLLIN), revents: 0),
+            ]
+            // In the background, stdin belongs to the shell; `fg` sends SIGCONT, and a slow re-check
+            // covers a foreground change that comes without one.
+            if ownsTerminal {
+                fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0))
+            }
+            let timeout = ownsTerminal ? schedule.pollTimeout(at: clock.now) : Self.backgroundRecheckMilliseconds
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .signal(SIGHUP)
+            }
+            if ready == 0 { continue }
+
+            if fds[1].revents & Int16(POLLIN) != 0, let reason = handleSignals() {
+                return reason
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                wakeUp.drain()
+                schedule.setNeedsDisplay()
+            }
+            guard fds.count > 2 else { continue }
+            if fds[2].revents & Int16(POLLIN) != 0 {
+                handleInput()
+            } else if fds[2].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                // The terminal is gone (window closed without SIGHUP reaching us): nothing to draw on.
+                return .signal(SIGHUP)
+            }
+        }
+    }
+
+    private static let backgroundRecheckMilliseconds: Int32 = 500
+
+    /// False while the process runs in the background (continued with `bg`, or kill -STOP / -CONT, which
+    /// leaves a job in the background): the terminal is not touched until we are in the foreground.
+    private var ownsTerminal = true
+
+    private func takeTerminalBack() {
+        ownsTerminal = true
+        screen.resume()
+        adoptTerminalSize(forceRedraw: true)
+    }
+
+    /// Handles every signal number the handlers queued; returns a reason when one asks to quit.
+    private func handleSignals() -> TerminalStopReason? {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = read(signalReadEnd, &bytes, bytes.count)
+            guard count > 0 else { return nil }
+            for byte in bytes[0..<count] {
+                let signal = Int32(byte)
+                switch signal {
+                case SIGINT, SIGTERM, SIGHUP:
+                    return .signal(signal)
+                case SIGTSTP:
+                    guard ownsTerminal else {
+                        // `kill -TSTP` while in the background: curses is already out of the way.
+                        TerminalSignals.stopProcess()
+                        break
+                    }
+                    screen.suspend()
+                    ownsTerminal = false
+                    if CursesScreen.isForeground { takeTerminalBack() }
+                case SIGCONT:
+                    if CursesScreen.isForeground {
+                        takeTerminalBack()
+                    } else {
+                        ownsTerminal = false
+                    }
+                case SIGWINCH:
+                    if ownsTerminal { adoptTerminalSize(forceRedraw: false) }
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    private func handleInput() {
+        for input in screen.readInput() {
+            guard let key = CursesKeyDecoder.decode(input) else { continue }
+            if key == .resize {
+                adoptTerminalSize(forceRedraw: false)
+            } else {
+                callbacks.onKey(key)
+            }
+        }
+    }
+
+    /// SIGWINCH, KEY_RESIZE and resuming all end here: a changed size clears and redraws the whole
+    /// screen and tells the app; `forceRedraw` does the clear and redraw even at the same size.
+    private func adoptTerminalSize(forceRedraw: Bool) {
+        let size = screen.adoptTerminalSize()
+        let changed = size != reportedSize
+        guard changed || forceRedraw else { return }
+        screen.invalidate()
+        schedule.setNeedsDisplay()
+        if changed {
+            reportedSize = size
+            callbacks.sizeChanged(size)
+            callbacks.onResize(size)
+        }
+    }
+}

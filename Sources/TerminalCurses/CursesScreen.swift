@@ -1,0 +1,188 @@
+import CNcursesw
+import TerminalUI
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The curses screen. Every call into curses in the program goes through here, on the UI thread.
+final class CursesScreen {
+    private(set) var size: ScreenSize
+    private let screen: OpaquePointer
+    private let colorMode: CursesColorMode
+    private var pairs: CursesColorPairTable
+    private var writer = CursesFrameWriter()
+    private var cursorVisible = false
+    private var isOpen = true
+
+    /// Used when terminfo lacks a capability: leave the alternate screen, show the cursor, reset attributes.
+    static let fallbackResetSequence = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+
+    /// Takes over the terminal. Signal handlers must already be installed (`TerminalSignals.install()`).
+    init(color: Bool) throws(TerminalError) {
+        setlocale(LC_ALL, "")
+        // Esc alone must feel immediate; 25 ms still joins the bytes of an arrow key's sequence.
+        set_escdelay(25)
+        guard let screen = cb_newterm() else {
+            throw .unsupportedTerminal(term: getenv("TERM").map { String(cString: $0) })
+        }
+        self.screen = screen
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(cb_stdscr(), false)
+        keypad(cb_stdscr(), true)
+        // Read only after poll said stdin is readable; never block the loop in curses.
+        nodelay(cb_stdscr(), true)
+        curs_set(0)
+        if color, has_colors() {
+            start_color()
+            colorMode = use_default_colors() == OK ? .withDefaultColors : .withoutDefaultColors
+        } else {
+            colorMode = .off
+        }
+        pairs = CursesColorPairTable(capacity: colorMode == .off ? 0 : Int(cb_color_pairs()))
+        size = ScreenSize(columns: Int(cb_cols()), rows: Int(cb_lines()))
+        TerminalSignals.armEmergencyRestore(resetSequence: Self.resetSequence())
+    }
+
+    /// The bytes that undo what curses did to the terminal, precomputed for the crash path, which
+    /// cannot call curses: attributes off, cursor visible, keypad transmit off, alternate screen off.
+    private static func resetSequence() -> [UInt8] {
+        var bytes: [UInt8] = []
+        for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
+            if let value = cb_terminfo_string(capability) {
+                bytes += Array(String(cString: value).utf8)
+            }
+        }
+        return bytes.isEmpty ? fallbackResetSequence : bytes
+    }
+
+    /// Draws the cells that differ from the screen; an identical frame writes nothing at all.
+    func draw(_ frame: ScreenBuffer) {
+        let frame = CursesFrameWriter.fitted(frame, to: size)
+        let cursorBefore = writer.onScreen?.cursor
+        let runs = writer.changes(to: frame)
+        let cursorMoved = cursorBefore?.column != frame.cursor?.column || cursorBefore?.row != frame.cursor?.row
+        guard !runs.isEmpty || cursorMoved else { return }
+        for run in runs {
+            draw(run)
+        }
+        if let cursor = frame.cursor {
+            if !cursorVisible { curs_set(1); cursorVisible = true }
+            wmove(cb_stdscr(), Int32(cursor.row), Int32(cursor.column))
+        } else if cursorVisible {
+            curs_set(0)
+            cursorVisible = false
+        }
+        wnoutrefresh(cb_stdscr())
+        doupdate()
+    }
+
+    private func draw(_ run: CursesCellRun) {
+        let style = CursesCellStyle(run.style, colorMode: colorMode)
+        let attributes = attributes(style.attributes)
+        let pair = pairNumber(style.colors)
+        var cells = [cchar_t](repeating: cchar_t(), count: run.characters.count)
+        for (index, character) in run.characters.enumerated() {
+            var wide = CursesGlyph.scalars(for: character, width: { cb_wcwidth($0) })
+                .map { wchar_t(bitPattern: $0) }
+            wide.append(0)
+            _ = setcchar(&cells[index], wide, attributes, pair, nil)
+        }
+        // add_wchnstr neither wraps nor scrolls, so the bottom-right cell is safe to write.
+        _ = mvwadd_wchnstr(cb_stdscr(), Int32(run.row), Int32(run.column), cells, Int32(cells.count))
+    }
+
+    private func attributes(_ attributes: CursesCellStyle.Attributes) -> attr_t {
+        var result = cb_attr_normal()
+        if attributes.contains(.bold) { result |= cb_attr_bold() }
+        if attributes.contains(.dim) { result |= cb_attr_dim() }
+        if attributes.contains(.reverse) { result |= cb_attr_reverse() }
+        if attributes.contains(.underline) { result |= cb_attr_underline() }
+        return result
+    }
+
+    private func pairNumber(_ colors: CursesColorPair?) -> Int16 {
+        guard let colors else { return 0 }
+        let (number, isNew) = pairs.number(for: colors)
+        if isNew { init_pair(number, colors.foreground, colors.background) }
+        return number
+    }
+
+    /// Drains curses' input. Call only after poll reported stdin readable. Each read is preceded by a
+    /// zero-timeout poll: ncurses reads with a blocking read(2), and a UI thread stuck there would not
+    /// see signals, redraw requests or stop() until the user pressed Enter.
+    func readInput() -> [CursesInput] {
+        var inputs: [CursesInput] = []
+        var value: wint_t = 0
+        // A bound, so a flood of pasted text cannot starve drawing and signals.
+        while inputs.count < 4096, Self.inputIsWaiting(),
+              let input = CursesInput(status: wget_wch(cb_stdscr(), &value), value: UInt32(value)) {
+            inputs.append(input)
+        }
+        return inputs
+    }
+
+    private static func inputIsWaiting() -> Bool {
+        var stdin = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&stdin, 1, 0) == 1 && stdin.revents & Int16(POLLIN) != 0
+    }
+
+    /// Whether we own the terminal. A background process that touches it (reads, or sets its modes) is
+    /// stopped by SIGTTIN/SIGTTOU, and its reads would take keys meant for the shell.
+    static var isForeground: Bool {
+        tcgetpgrp(STDIN_FILENO) == getpgrp()
+    }
+
+    /// Takes the terminal's current size, resizing curses' screens if it changed; returns the size.
+    func adoptTerminalSize() -> ScreenSize {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        if cb_window_size(STDOUT_FILENO, &rows, &columns) == 0, rows != cb_lines() || columns != cb_cols() {
+            resizeterm(rows, columns)
+        }
+        size = ScreenSize(columns: Int(cb_cols()), rows: Int(cb_lines()))
+        return size
+    }
+
+    /// Clears the screen on the next update and redraws every cell of the next frame.
+    func invalidate() {
+        wclear(cb_stdscr())
+        writer.invalidate()
+    }
+
+    /// Ctrl-Z: gives the shell a normal terminal and stops the process; returns once it is continued.
+    /// The caller then calls `resume()`, unless the process was continued in the background (`bg`).
+    func suspend() {
+        endwin()
+        TerminalSignals.disarmEmergencyRestore()
+        TerminalSignals.stopProcess()
+    }
+
+    /// Takes the terminal back after a stop (Ctrl-Z then `fg`, or kill -STOP then -CONT): curses' tty
+    /// modes, the keypad's application mode (endwin switched it off and curses only switches it back
+    /// when asked: otherwise arrows arrive as "ESC [ A" and decode as Esc, "[", "A"), and a repaint of
+    /// every cell. The next doupdate re-enters the alternate screen.
+    func resume() {
+        TerminalSignals.armEmergencyRestore(resetSequence: Self.resetSequence())
+        reset_prog_mode()
+        keypad(cb_stdscr(), true)
+        invalidate()
+    }
+
+    /// Gives the terminal back. Idempotent.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        if cursorVisible { curs_set(1) }
+        endwin()
+        delscreen(screen)
+        TerminalSignals.disarmEmergencyRestore()
+    }
+
+    deinit {
+        close()
+    }
+}

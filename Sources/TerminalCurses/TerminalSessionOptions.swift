@@ -1,0 +1,16 @@
+/// How a `TerminalSession` draws.
+public struct TerminalSessionOptions: Sendable {
+    /// False for `--no-color` or when `NO_COLOR` is set: styles keep bold/dim/reverse/underline only.
+    public var color: Bool
+    /// Frames beyond this rate are coalesced; the newest state is drawn on the next allowed frame.
+    public var maxFramesPerSecond: Int
+    /// The view is redrawn at least this often even without `setNeedsDisplay()`, because ages and
+    /// change highlights depend on the time. `.zero` turns it off.
+    public var idleRedrawInterval: Duration
+
+    public init(color: Bool = true, maxFramesPerSecond: Int = 30, idleRedrawInterval: Duration = .milliseconds(500)) {
+        self.color = color
+        self.maxFramesPerSecond = maxFramesPerSecond
+        self.idleRedrawInterval = idleRedrawInterval
+    }
+}

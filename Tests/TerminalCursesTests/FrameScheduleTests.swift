@@ -1,0 +1,49 @@
+import Testing
+@testable import TerminalCurses
+
+@Suite struct FrameScheduleTests {
+    private let start = ContinuousClock.Instant.now
+
+    @Test func theFirstFrameIsDueAtOnce() {
+        let schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        #expect(schedule.isDue(at: start))
+        #expect(schedule.pollTimeout(at: start) == 0)
+    }
+
+    @Test func redrawRequestsWaitForTheFrameCap() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 20, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        schedule.setNeedsDisplay()
+        #expect(!schedule.isDue(at: start + .milliseconds(10)))
+        #expect(schedule.pollTimeout(at: start + .milliseconds(10)) == 40)
+        #expect(schedule.isDue(at: start + .milliseconds(50)))
+    }
+
+    @Test func withoutRequestsTheIdleIntervalRedraws() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        #expect(!schedule.isDue(at: start + .milliseconds(100)))
+        #expect(schedule.pollTimeout(at: start + .milliseconds(100)) == 400)
+        #expect(schedule.isDue(at: start + .milliseconds(500)))
+    }
+
+    @Test func timeoutsRoundUpSoTheLoopNeverWakesEarly() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        #expect(schedule.pollTimeout(at: start + .microseconds(100_500)) == 400)
+    }
+
+    @Test func noIdleIntervalWaitsForEvents() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .zero)
+        schedule.didDraw(at: start)
+        #expect(schedule.pollTimeout(at: start + .seconds(60)) == -1)
+        #expect(!schedule.isDue(at: start + .seconds(60)))
+    }
+
+    @Test func aZeroFrameRateIsTreatedAsOne() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 0, idleInterval: .zero)
+        schedule.didDraw(at: start)
+        schedule.setNeedsDisplay()
+        #expect(schedule.pollTimeout(at: start) == 1000)
+    }
+}
