@@ -16,7 +16,7 @@ import Testing
     func makeSession(columns: Int = 100, rows: Int = 30) throws -> TmuxSession {
         #expect(FileManager.default.isExecutableFile(atPath: binary), "build the binary first (make test does): \(binary)")
         let session = try TmuxSession(columns: columns, rows: rows, environment: [
-            "XDG_STATE_HOME": "state", "XDG_CONFIG_HOME": "config",
+            "XDG_STATE_HOME": "$PWD/state", "XDG_CONFIG_HOME": "$PWD/config",
         ])
         let config = #"{"symbols": ["AAPL", "MSFT"], "brokers": {"demo": {"seed": 7, "tickIntervalMs": 200}}}"#
         try session.type("mkdir -p config/commonbroker && echo '\(config)' > config/commonbroker/config.json && stty -g > stty.before && clear")
@@ -100,12 +100,8 @@ import Testing
         let session = try makeSession()
         for signal in ["TERM", "HUP"] {
             #expect(try startDemo(session) != nil, "demo did not start:\n\(session.lastScreen)")
-            let kill = Process()
-            kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-            kill.arguments = ["-\(signal)", "-f", "^\(binary) --demo"]
-            try kill.run()
-            kill.waitUntilExit()
-            #expect(kill.terminationStatus == 0, "pkill found no commonbroker")
+            let kill = try Subprocess.run("/usr/bin/pkill", ["-\(signal)", "-f", "^\(binary) --demo"])
+            #expect(kill.status == 0, "pkill found no commonbroker")
             try expectTerminalRestored(session, "after SIG\(signal)")
             try session.type("clear")
         }

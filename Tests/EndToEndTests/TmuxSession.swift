@@ -11,7 +11,7 @@ final class TmuxSession {
         workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
         try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
         // A plain shell with a recognisable prompt; the app's environment is exported in it.
-        let exports = environment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
+        let exports = environment.sorted { $0.key < $1.key }.map { "export \($0.key)=\"\($0.value)\"" }.joined(separator: "; ")
         try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "\(columns)", "-y", "\(rows)",
                   "env -i PATH=/usr/bin:/bin HOME=\(workDirectory.path) TERM=tmux-256color LANG=C.UTF-8 PS1='e2e$ ' bash --norc --noprofile"])
         try tmux(["set-option", "-g", "window-size", "manual"])
@@ -72,20 +72,11 @@ final class TmuxSession {
 
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = ["-L", socket] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw TmuxError(arguments: arguments, status: process.terminationStatus, output: text)
+        let result = try Subprocess.run("/usr/bin/tmux", ["-L", socket] + arguments)
+        guard result.status == 0 else {
+            throw TmuxError(arguments: arguments, status: result.status, output: result.output)
         }
-        return text
+        return result.output
     }
 
     private func requireShellPrompt() throws {

@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a program to completion with posix_spawn and waitpid. Foundation's `Process` on Linux did not reap
+/// short-lived tmux clients reliably inside the test runner (they stayed zombies and `waitUntilExit` hung).
+enum Subprocess {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Output (stdout and stderr together) goes through a file: a daemon the program starts (the tmux
+    /// server) inherits the descriptors, so a pipe might never reach end-of-file.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("cb-subprocess-\(UUID().uuidString)").path
+        defer { unlink(outputPath) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { env.forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, env)
+        guard spawned == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw Failure(description: "waitpid failed for \(executable): \(String(cString: strerror(errno)))") }
+        }
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // WIFEXITED / WEXITSTATUS are macros; decode by hand.
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, output)
+    }
+}
