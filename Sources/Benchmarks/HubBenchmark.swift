@@ -110,6 +110,8 @@ struct HubBenchmark: Sendable {
     }
 
     /// One subscriber that spends 1 ms per wake-up, the producer at a steady 10k quotes/s for the window.
+    /// "Behind" is the price it shows against the true last price: the moment the producer stops, and
+    /// once it has read everything it will ever get.
     private func slowSubscriber(_ design: HubDesign, into figures: inout Figures) async {
         let shape = HubShape(symbolCount: 1, subscriberCount: 1)
         let rig = await makeRig(design, RigOptions(
@@ -118,16 +120,21 @@ struct HubBenchmark: Sendable {
         let report = await QuoteProducer.run(
             ProducerPlan(symbols: shape.symbols, pace: .steady(perSecond: Self.slowRate), duration: latencyWindow),
             into: rig.session)
+        let atStop = rig.probes[0].snapshot
         _ = await rig.settle(after: report, timeout: .seconds(4))
-        let seen = rig.probes[0].snapshot
+        let atEnd = rig.probes[0].snapshot
         await rig.tearDown()
 
         let name = "hub.slowSubscriber.\(design.rawValue)"
-        figures.add("\(name).quotesBehind", Double(report.finalSequence[0] - seen.lastSequence[0]))
-        figures.add("\(name).millisecondsBehind", Double(Int64(report.finalSentAt[0]) - Int64(seen.lastSentAt[0])) / 1e6)
-        // When the subscriber got its final value, after the producer's last quote was handed in.
-        figures.add("\(name).finalValueAfterStopMilliseconds", Double(Int64(seen.lastArrival[0]) - Int64(report.finalSentAt[0])) / 1e6)
-        figures.add("\(name).quotesReceived", Double(seen.received))
+        for (moment, seen) in [("atStop", atStop), ("atEnd", atEnd)] {
+            figures.add("\(name).\(moment).quotesBehind", Double(report.finalSequence[0] - seen.lastSequence[0]))
+            figures.add("\(name).\(moment).millisecondsBehind",
+                        Double(Int64(report.finalSentAt[0]) - Int64(seen.lastSentAt[0])) / 1e6)
+        }
+        // How long after the last quote was handed in the subscriber showed the value it ended on.
+        figures.add("\(name).finalValueShownAfterMilliseconds",
+                    Double(Int64(atEnd.lastArrival[0]) - Int64(report.finalSentAt[0])) / 1e6)
+        figures.add("\(name).quotesReceived", Double(atEnd.received))
         figures.add("\(name).quotesHandedIn", Double(report.accepted))
         figures.add("\(name).heapGrowthBytes", difference(report.heapAtStop, heapBefore))
     }
