@@ -9,9 +9,13 @@ struct BenchOptions: Sendable {
     var parts = Set(Part.allCases)
     var output = "bench-results.json"
     var commonbroker = ".build/release/commonbroker"
+    /// For profiling one case: hub shapes ("1x100") and scenarios ("ingest") to run; empty = all.
+    var shapes: [String] = []
+    var hubScenarios: [String] = []
 
     static let usage = """
         usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup] [--out PATH] [--commonbroker PATH]
+                          [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,slow,memory]
         """
 
     static func parse(_ arguments: [String]) -> BenchOptions {
@@ -25,6 +29,8 @@ struct BenchOptions: Sendable {
                 let names = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
                 options.parts = Set(names.compactMap(Part.init(rawValue:)))
             case "--out": options.output = rest.popFirst() ?? options.output
+            case "--shapes": options.shapes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+            case "--hub-scenarios": options.hubScenarios = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
             case "--commonbroker": options.commonbroker = rest.popFirst() ?? options.commonbroker
             default:
                 print(usage)

@@ -3,11 +3,16 @@ import MarketDataHub
 
 /// Our hub against the reference, on the same producer, shapes and rates.
 struct HubBenchmark: Sendable {
+    enum Scenario: String, Sendable, CaseIterable {
+        case ingest, latency, slow, memory
+    }
+
     var runs = 3
     var ingestWindow: Duration = .milliseconds(1500)
     var latencyWindow: Duration = .seconds(1)
     var rates: [Double] = [100, 1_000, 10_000]
     var shapes = HubShape.all
+    var scenarios = Set(Scenario.allCases)
     /// Upstream buffer during flat-out runs: small against a run's total, so "handed in" is "ingested".
     var sessionCapacity = 1_024
     var log: @Sendable (String) -> Void = { _ in }
@@ -17,13 +22,13 @@ struct HubBenchmark: Sendable {
     func run() async -> Figures {
         var figures = Figures()
         for shape in shapes {
-            for run in 1...runs {
+            for run in 1...runs where scenarios.contains(.ingest) {
                 for design in HubDesign.allCases {
                     log("hub \(shape.label) \(design.rawValue) max ingest, run \(run)")
                     await maxIngest(design, shape, into: &figures)
                 }
             }
-            for rate in rates {
+            for rate in rates where scenarios.contains(.latency) {
                 for run in 1...runs {
                     for design in HubDesign.allCases {
                         log("hub \(shape.label) \(design.rawValue) latency at \(Int(rate))/s, run \(run)")
@@ -32,13 +37,13 @@ struct HubBenchmark: Sendable {
                 }
             }
         }
-        for run in 1...runs {
+        for run in 1...runs where scenarios.contains(.slow) {
             for design in HubDesign.allCases {
                 log("hub slow subscriber \(design.rawValue), run \(run)")
                 await slowSubscriber(design, into: &figures)
             }
         }
-        for design in HubDesign.allCases {
+        for design in HubDesign.allCases where scenarios.contains(.memory) {
             for (subscribers, symbols) in [(1_000, 1), (100, 100)] {
                 for run in 1...runs {
                     log("hub memory \(design.rawValue) \(subscribers) subscribers x \(symbols) symbols, run \(run)")
@@ -151,7 +156,7 @@ struct HubBenchmark: Sendable {
             _ = await broker.session(subscribedTo: Set(names))
             var held: [MarketFeedSubscription] = []
             held.reserveCapacity(subscribers)
-            let before = HeapGauge.heapBytesInUse()
+            let before = await quietHeap()
             for _ in 0..<subscribers { held.append(await hub.subscribe(symbols: Set(names))) }
             let after = HeapGauge.heapBytesInUse()
             for subscription in held + [first] { await subscription.cancel() }
@@ -162,13 +167,19 @@ struct HubBenchmark: Sendable {
             let first = await hub.subscribe(symbols: Set(names))
             var held: [AsyncStream<CommonQuote>] = []
             held.reserveCapacity(subscribers)
-            let before = HeapGauge.heapBytesInUse()
+            let before = await quietHeap()
             for _ in 0..<subscribers { held.append(await hub.subscribe(symbols: Set(names))) }
             let after = HeapGauge.heapBytesInUse()
             withExtendedLifetime((first, held)) {}
             await hub.finishAll()
             return difference(after, before).map { $0 / Double(subscribers * symbols) }
         }
+    }
+
+    /// The heap once earlier runs' teardown tasks (unsubscribes, stream terminations) have finished.
+    private func quietHeap() async -> Int? {
+        try? await Task.sleep(for: .milliseconds(100))
+        return HeapGauge.heapBytesInUse()
     }
 
     private func difference(_ after: Int?, _ before: Int?) -> Double? {

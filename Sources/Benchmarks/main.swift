@@ -13,6 +13,10 @@ if options.parts.contains(.hub) {
     var bench = HubBenchmark()
     bench.runs = options.runs
     bench.log = log
+    if !options.shapes.isEmpty { bench.shapes = HubShape.all.filter { options.shapes.contains($0.label) } }
+    if !options.hubScenarios.isEmpty {
+        bench.scenarios = Set(options.hubScenarios.compactMap(HubBenchmark.Scenario.init(rawValue:)))
+    }
     if options.quick {
         bench.ingestWindow = .milliseconds(300)
         bench.latencyWindow = .milliseconds(300)
