@@ -43,6 +43,12 @@ test: deps-test
 	$(SWIFT) build --product commonbroker
 	COMMONBROKER_BIN=$(CURDIR)/.build/debug/commonbroker $(SWIFT) test --parallel
 
+# Ours against the reference hub design, the renderer, the decoders and start-up (the release app in a
+# pty). A few minutes; prints the table and writes bench-results.json. BENCH_ARGS=--quick for a dry run.
+bench: release
+	$(SWIFT) build -c release --product Benchmarks
+	.build/release/Benchmarks --commonbroker .build/release/commonbroker --out bench-results.json $(BENCH_ARGS)
+
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 .build/release/commonbroker $(DESTDIR)$(PREFIX)/bin/commonbroker

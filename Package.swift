@@ -31,6 +31,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
+        // `make bench`: the hub against the reference design it replaced, the renderer, the decoders, start-up.
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["MarketDataHub", "Domain", "TerminalUI", "Interactors", "BrokerAdapters"],
+            swiftSettings: strict
+        ),
 
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
         .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Domain"], swiftSettings: strict),

@@ -1,0 +1,48 @@
+/// Command-line options of the benchmark executable.
+struct BenchOptions: Sendable {
+    enum Part: String, Sendable, CaseIterable {
+        case hub, render, decode, startup
+    }
+
+    var runs = 3
+    var quick = false
+    var parts = Set(Part.allCases)
+    var output = "bench-results.json"
+    var commonbroker = ".build/release/commonbroker"
+    /// For profiling one case: hub shapes ("1x100") and scenarios ("ingest") to run; empty = all.
+    var shapes: [String] = []
+    var hubScenarios: [String] = []
+
+    static let usage = """
+        usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup] [--out PATH] [--commonbroker PATH]
+                          [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,slow,memory]
+        """
+
+    static func parse(_ arguments: [String]) -> BenchOptions {
+        var options = BenchOptions()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--runs": options.runs = max(1, rest.popFirst().flatMap { Int($0) } ?? options.runs)
+            case "--quick": options.quick = true
+            case "--only":
+                let names = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+                options.parts = Set(names.compactMap(Part.init(rawValue:)))
+            case "--out": options.output = rest.popFirst() ?? options.output
+            case "--shapes": options.shapes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+            case "--hub-scenarios": options.hubScenarios = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+            case "--commonbroker": options.commonbroker = rest.popFirst() ?? options.commonbroker
+            default:
+                print(usage)
+                exit(64)
+            }
+        }
+        return options
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

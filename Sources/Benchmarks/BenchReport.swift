@@ -1,0 +1,180 @@
+import Foundation
+
+/// The printed table and `bench-results.json`.
+struct BenchReport {
+    var figures: Figures
+    var machine: MachineDescription
+    var runs: Int
+    var targets: [TargetCheck]
+
+    init(figures: Figures, machine: MachineDescription, runs: Int) {
+        self.figures = figures
+        self.machine = machine
+        self.runs = runs
+        self.targets = BenchTargets.check(figures)
+    }
+
+    /// ours/reference for every figure both designs have, from the medians.
+    var ratios: [String: Double] {
+        var ratios: [String: Double] = [:]
+        for name in figures.runs.keys where name.contains(".ours.") {
+            let reference = name.replacingOccurrences(of: ".ours.", with: ".reference.")
+            guard let ours = figures.median(name), let theirs = figures.median(reference), theirs != 0 else { continue }
+            ratios[name.replacingOccurrences(of: ".ours.", with: ".oursOverReference.")] = ours / theirs
+        }
+        return ratios
+    }
+
+    // MARK: Table
+
+    var table: String {
+        var lines: [String] = []
+        func median(_ name: String) -> Double? { figures.median(name) }
+        func cell(_ value: Double?, _ format: (Double) -> String) -> String { value.map(format) ?? "—" }
+        func row(_ cells: [String], _ widths: [Int]) -> String {
+            zip(cells, widths).enumerated().map { index, pair in
+                Format.padded(pair.0, pair.1, right: index > 0)
+            }.joined(separator: "  ")
+        }
+
+        lines.append("CommonBroker benchmarks: median of \(runs) run\(runs == 1 ? "" : "s")")
+        lines.append("Machine: \(machine.summary)")
+        lines.append("")
+
+        let shapes = HubShape.all.map(\.label)
+        if shapes.contains(where: { median("hub.\($0).ours.maxIngest.quotesPerSecond") != nil }) {
+            lines.append("Hub, max ingest (producer flat out ~1.5 s; quotes/s the hub took in)")
+            let widths = [8, 10, 10, 8, 14, 24, 22]
+            lines.append(row(["shape", "ours", "reference", "ratio", "current o/r", "not delivered o / r", "heap growth o / r"], widths))
+            for shape in shapes {
+                let ours = median("hub.\(shape).ours.maxIngest.quotesPerSecond")
+                let reference = median("hub.\(shape).reference.maxIngest.quotesPerSecond")
+                let ratio = ours.flatMap { o in reference.map { o / $0 } }
+                func current(_ design: String) -> String {
+                    figures.allRuns("hub.\(shape).\(design).maxIngest.everySubscriberCurrent").map { $0 ? "yes" : "no" } ?? "—"
+                }
+                let notDelivered = "\(cell(median("hub.\(shape).ours.maxIngest.notDeliveredPercent"), Format.percent)) / "
+                    + cell(median("hub.\(shape).reference.maxIngest.notDeliveredPercent"), Format.percent)
+                let heap = "\(cell(median("hub.\(shape).ours.maxIngest.heapGrowthBytes"), Format.bytes)) / "
+                    + cell(median("hub.\(shape).reference.maxIngest.heapGrowthBytes"), Format.bytes)
+                lines.append(row([shape, cell(ours, Format.rate), cell(reference, Format.rate), cell(ratio, Format.ratio),
+                                  "\(current("ours"))/\(current("reference"))", notDelivered, heap], widths))
+            }
+            lines.append("  not delivered: ours skips superseded prices by design (conflation); the reference drops the newest.")
+            lines.append("")
+
+            lines.append("Hub, latency ingest→subscriber at a steady rate (p50 / p99 / max)")
+            let latencyWidths = [8, 7, 30, 30, 10, 12]
+            lines.append(row(["shape", "rate", "ours", "reference", "p99 r/o", "delivered o/r"], latencyWidths))
+            for shape in shapes {
+                for rate in [100, 1_000, 10_000] {
+                    func triple(_ design: String) -> String {
+                        let base = "hub.\(shape).\(design).latency.\(rate)"
+                        let overloaded = figures.allRuns("\(base).ingestedEverything") == false ? " (overloaded)" : ""
+                        return [median("\(base).p50Microseconds"), median("\(base).p99Microseconds"), median("\(base).maxMicroseconds")]
+                            .map { cell($0, Format.microseconds) }.joined(separator: " / ") + overloaded
+                    }
+                    let ours = median("hub.\(shape).ours.latency.\(rate).p99Microseconds")
+                    let reference = median("hub.\(shape).reference.latency.\(rate).p99Microseconds")
+                    let delivered = "\(cell(median("hub.\(shape).ours.latency.\(rate).deliveredPercent"), { String(format: "%.0f%%", $0) }))/"
+                        + cell(median("hub.\(shape).reference.latency.\(rate).deliveredPercent"), { String(format: "%.0f%%", $0) })
+                    lines.append(row([shape, Format.rate(Double(rate)), triple("ours"), triple("reference"),
+                                      cell(ours.flatMap { o in reference.map { $0 / o } }, Format.ratio), delivered], latencyWidths))
+                }
+            }
+            lines.append("  delivered: share of (quote, subscriber) pairs that arrived; ours conflates, so under load fewer but newer.")
+            lines.append("")
+
+            lines.append("Hub, slow subscriber (1 ms per wake-up, producer at 10k quotes/s for ~1 s)")
+            let slowWidths = [34, 16, 16]
+            lines.append(row(["", "ours", "reference"], slowWidths))
+            for (label, key, format) in [
+                ("behind when the producer stops", "atStop", "behind"),
+                ("behind at the end", "atEnd", "behind"),
+            ] where format == "behind" {
+                func behind(_ design: String) -> String {
+                    let quotes = median("hub.slowSubscriber.\(design).\(key).quotesBehind")
+                    let ms = median("hub.slowSubscriber.\(design).\(key).millisecondsBehind")
+                    return "\(cell(quotes, { String(format: "%.0f", $0) })) q, \(cell(ms, Format.milliseconds))"
+                }
+                lines.append(row([label, behind("ours"), behind("reference")], slowWidths))
+            }
+            lines.append(row(["final value shown after last quote",
+                              cell(median("hub.slowSubscriber.ours.finalValueShownAfterMilliseconds"), Format.milliseconds),
+                              cell(median("hub.slowSubscriber.reference.finalValueShownAfterMilliseconds"), Format.milliseconds)], slowWidths))
+            lines.append(row(["heap growth",
+                              cell(median("hub.slowSubscriber.ours.heapGrowthBytes"), Format.bytes),
+                              cell(median("hub.slowSubscriber.reference.heapGrowthBytes"), Format.bytes)], slowWidths))
+            lines.append("")
+
+            lines.append("Hub, heap per (subscriber, symbol) subscription")
+            for (label, key) in [("1,000 subscribers × 1 symbol", "1000subscribersx1symbols"), ("100 subscribers × 100 symbols", "100subscribersx100symbols")] {
+                lines.append(row([label,
+                                  "ours " + cell(median("hub.memory.ours.\(key).bytesPerSubscription"), Format.bytes),
+                                  "reference " + cell(median("hub.memory.reference.\(key).bytesPerSubscription"), Format.bytes)], [34, 16, 20]))
+            }
+            lines.append("")
+        }
+
+        if median("render.1000rows.frameMilliseconds") != nil {
+            lines.append("Renderer (WatchlistScreen.render + FrameDiff.runs; bytes: \(figures.notes["render.bytes"] ?? ""))")
+            let widths = [10, 12, 12, 12, 14, 14, 10]
+            lines.append(row(["frame", "compose", "diff", "total", "one-row bytes", "repaint bytes", "share"], widths))
+            for size in ["1000rows", "120x40"] {
+                let base = "render.\(size)"
+                lines.append(row([size == "1000rows" ? "120x1004" : size,
+                                  cell(median("\(base).composeMilliseconds"), Format.milliseconds),
+                                  cell(median("\(base).diffMilliseconds"), Format.milliseconds),
+                                  cell(median("\(base).frameMilliseconds"), Format.milliseconds),
+                                  cell(median("\(base).oneRowChangeBytes"), { String(format: "%.0f", $0) }),
+                                  cell(median("\(base).fullRepaintBytes"), { String(format: "%.0f", $0) }),
+                                  cell(median("\(base).oneRowChangePercentOfRepaint"), { String(format: "%.2f%%", $0) })], widths))
+            }
+            lines.append("  both frames hold the same 1,000-row watchlist; 120x40 shows its first 36 rows.")
+            lines.append("")
+        }
+
+        let formats = ["demoWire", "polygonStyle", "alpacaStyle", "tradierStyle"]
+        if formats.contains(where: { median("decode.\($0).eventsPerSecond") != nil }) {
+            lines.append("Decoders (JSONDecoder → CommonQuote, one core, \(Int(median("decode.eventsPerFrame") ?? 0)) events per frame)")
+            for format in formats {
+                lines.append(row([format, cell(median("decode.\(format).eventsPerSecond"), { Format.rate($0) + " events/s" }),
+                                  "  " + (figures.notes["decode.\(format)"] ?? "")], [14, 18, 0]))
+            }
+            lines.append("")
+        }
+
+        lines.append("Start-up: " + (median("startup.firstFrameMilliseconds").map { "first frame after \(Format.milliseconds($0))" } ?? "not measured")
+                     + (figures.notes["startup"].map { " (\($0))" } ?? ""))
+        lines.append("")
+
+        lines.append("Targets")
+        for check in targets {
+            let verdict = check.passed.map { $0 ? "PASS" : "FAIL" } ?? "n/a "
+            lines.append("  \(verdict)  \(Format.padded(check.name, 30))  \(Format.padded(check.target, 44))  \(check.measured)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: JSON
+
+    func write(to path: String) throws {
+        var medians: [String: Any] = [:]
+        for (name, values) in figures.runs {
+            medians[name] = ["median": figures.median(name).map { $0 as Any } ?? NSNull(), "runs": values]
+        }
+        let document: [String: Any] = [
+            "machine": machine.json,
+            "runs": runs,
+            "figures": medians,
+            "ratiosOursOverReference": ratios,
+            "notes": figures.notes,
+            "targets": targets.map { check -> [String: Any] in
+                ["name": check.name, "target": check.target, "measured": check.measured,
+                 "passed": check.passed.map { $0 as Any } ?? NSNull()]
+            },
+        ]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+}

@@ -1,0 +1,68 @@
+/// The targets of issue 6, judged on the medians (and, for "every subscriber current", on every run).
+struct TargetCheck: Sendable {
+    var name: String
+    var target: String
+    var measured: String
+    /// nil: not measured in this run.
+    var passed: Bool?
+}
+
+enum BenchTargets {
+    static func check(_ figures: Figures) -> [TargetCheck] {
+        var checks: [TargetCheck] = []
+        func ingest(_ shape: String) -> (ours: Double?, reference: Double?) {
+            (figures.median("hub.\(shape).ours.maxIngest.quotesPerSecond"),
+             figures.median("hub.\(shape).reference.maxIngest.quotesPerSecond"))
+        }
+        for shape in ["1x100", "1x1000"] {
+            let (ours, reference) = ingest(shape)
+            let current = figures.allRuns("hub.\(shape).ours.maxIngest.everySubscriberCurrent")
+            let ratio = ours.flatMap { ours in reference.map { ours / $0 } }
+            checks.append(TargetCheck(
+                name: "max ingest \(shape)", target: "≥ 10× reference, every subscriber current",
+                measured: ratio.map { "\(Format.ratio($0)), current: \(current.map { $0 ? "yes" : "NO" } ?? "?")" } ?? "—",
+                passed: ratio.map { $0 >= 10 && current == true }))
+        }
+        for shape in HubShape.all.map(\.label) {
+            let p99 = figures.median("hub.\(shape).ours.latency.10000.p99Microseconds")
+            checks.append(TargetCheck(
+                name: "p99 at 10k/s \(shape)", target: "≤ 100 µs", measured: p99.map { Format.microseconds($0) } ?? "—",
+                passed: p99.map { $0 <= 100 }))
+        }
+        let currentEverywhere = figures.runs.keys.filter { $0.contains(".ours.") && $0.hasSuffix("everySubscriberCurrent") }
+            .allSatisfy { figures.allRuns($0) == true }
+        let behind = figures.runs["hub.slowSubscriber.ours.atEnd.quotesBehind"]?.max()
+        let shownAfter = figures.runs["hub.slowSubscriber.ours.finalValueShownAfterMilliseconds"]?.max()
+        checks.append(TargetCheck(
+            name: "0 stale", target: "every subscriber ends on the last quote; slow one within one delivery (≤ 2 ms)",
+            measured: "all current: \(currentEverywhere ? "yes" : "NO"); slow: \(behind.map { "\(Int($0)) behind" } ?? "—"), "
+                + "final shown \(shownAfter.map { Format.milliseconds($0) } ?? "—") after the last quote",
+            passed: behind.map { $0 == 0 && currentEverywhere && (shownAfter ?? .infinity) <= 2 }))
+        let perSubscription = figures.median("hub.memory.ours.100subscribersx100symbols.bytesPerSubscription")
+        checks.append(TargetCheck(
+            name: "memory per subscription", target: "≤ 200 bytes per (subscriber, symbol)",
+            measured: perSubscription.map { "\(Int($0.rounded())) B (100 subscribers × 100 symbols)" } ?? "—",
+            passed: perSubscription.map { $0 <= 200 }))
+        let frame = figures.median("render.1000rows.frameMilliseconds")
+        checks.append(TargetCheck(
+            name: "1,000-row frame", target: "compose + diff ≤ 1 ms", measured: frame.map { Format.milliseconds($0) } ?? "—",
+            passed: frame.map { $0 <= 1 }))
+        for size in ["120x40", "1000rows"] {
+            let share = figures.median("render.\(size).oneRowChangePercentOfRepaint")
+            checks.append(TargetCheck(
+                name: "one-row change bytes (\(size))", target: "≤ 5 % of a full repaint",
+                measured: share.map { String(format: "%.2f %%", $0) } ?? "—", passed: share.map { $0 <= 5 }))
+        }
+        for format in ["demoWire", "polygonStyle", "alpacaStyle", "tradierStyle"] {
+            let rate = figures.median("decode.\(format).eventsPerSecond")
+            checks.append(TargetCheck(
+                name: "decode \(format)", target: "≥ 500k events/s", measured: rate.map { Format.rate($0) + "/s" } ?? "—",
+                passed: rate.map { $0 >= 500_000 }))
+        }
+        let startup = figures.median("startup.firstFrameMilliseconds")
+        checks.append(TargetCheck(
+            name: "first frame", target: "≤ 150 ms", measured: startup.map { Format.milliseconds($0) } ?? "not measured",
+            passed: startup.map { $0 <= 150 }))
+        return checks
+    }
+}

@@ -1,0 +1,109 @@
+import Domain
+import Foundation
+import Interactors
+import TerminalUI
+
+/// Composing and diffing a 1,000-row watchlist, and the bytes a one-row change costs against a repaint.
+struct RendererBenchmark: Sendable {
+    var runs = 3
+    var window: Duration = .milliseconds(700)
+    var log: @Sendable (String) -> Void = { _ in }
+
+    static let rowCount = 1_000
+    static let now = Date(timeIntervalSince1970: 1_763_900_000)
+    static let options = RenderOptions(color: true, timeZone: TimeZone(identifier: "UTC")!)
+    /// Every row on screen: the frame the target speaks of.
+    static let tall = ScreenSize(columns: 120, rows: rowCount + 4)  // + header, headings, status, footer
+    /// A common terminal showing the first rows of the same 1,000.
+    static let typical = ScreenSize(columns: 120, rows: 40)
+
+    func run() -> Figures {
+        var figures = Figures()
+        let before = Self.state()
+        let after = Self.stateWithOneRowChanged(before, index: 2)
+        for (label, size) in [("1000rows", Self.tall), ("120x40", Self.typical)] {
+            for run in 1...runs {
+                log("render \(label), run \(run)")
+                let compose = medianTime { _ = WatchlistScreen.render(after, size: size, now: Self.now, options: Self.options) }
+                let old = WatchlistScreen.render(before, size: size, now: Self.now, options: Self.options)
+                let new = WatchlistScreen.render(after, size: size, now: Self.now, options: Self.options)
+                let diff = medianTime { _ = FrameDiff.runs(from: old, to: new) }
+                let name = "render.\(label)"
+                figures.add("\(name).composeMilliseconds", compose * 1e3)
+                figures.add("\(name).diffMilliseconds", diff * 1e3)
+                figures.add("\(name).frameMilliseconds", (compose + diff) * 1e3)
+
+                let change = FrameDiff.runs(from: old, to: new)
+                let oneRow = PipeByteCounter.throughPipe(AnsiFrameWriter.update(change))
+                let repaint = PipeByteCounter.throughPipe(AnsiFrameWriter.repaint(new))
+                figures.add("\(name).oneRowChangeBytes", oneRow.map(Double.init))
+                figures.add("\(name).fullRepaintBytes", repaint.map(Double.init))
+                if let oneRow, let repaint, repaint > 0 {
+                    figures.add("\(name).oneRowChangePercentOfRepaint", 100 * Double(oneRow) / Double(repaint))
+                }
+                figures.add("\(name).oneRowChangeRuns", Double(change.count))
+            }
+        }
+        figures.note("render.bytes", "ANSI writer of FrameDiff runs (cursor move + SGR + text) into a pipe; not the curses path")
+        return figures
+    }
+
+    /// Seconds per call, median over repeated calls within the window.
+    private func medianTime(_ body: () -> Void) -> Double {
+        var samples: [Double] = []
+        let deadline = MonotonicTime.now() + UInt64(window.components.attoseconds / 1_000_000_000)
+            + UInt64(window.components.seconds) * 1_000_000_000
+        body()  // warm caches and lazy statics
+        repeat {
+            let start = MonotonicTime.now()
+            body()
+            samples.append(MonotonicTime.seconds(MonotonicTime.now() - start))
+        } while MonotonicTime.now() < deadline && samples.count < 2_000
+        return Statistics.median(samples) ?? .nan
+    }
+
+    // MARK: The watchlist
+
+    static let brokers = [
+        ServiceBranding(id: "demo-alpha", name: "Alpha Demo", glyph: "α", color: .cyan),
+        ServiceBranding(id: "demo-beta", name: "Beta Demo", glyph: "β", color: .magenta),
+        ServiceBranding(id: "demo-gamma", name: "Gamma Flaky", glyph: "γ", color: .yellow),
+    ]
+
+    static func state() -> WatchlistViewState {
+        var rows: [WatchlistRow] = []
+        var index = 0
+        while rows.count < rowCount {
+            let symbol = "T\(String(format: "%03d", index / brokers.count))"
+            let branding = brokers[index % brokers.count]
+            let close = 50 + Double(index % 400)
+            let last = close * (1 + Double((index * 37) % 200 - 100) / 2_000)
+            let quote = CommonQuote(
+                symbol: symbol, last: last, timestamp: now.addingTimeInterval(-Double(index % 20)),
+                bid: last - 0.01, ask: last + 0.01, previousClose: close, volume: Int64(1_000 + index * 7_919))
+            rows.append(WatchlistRow(
+                key: QuoteKey(brandID: branding.id, symbol: symbol), branding: branding, quote: quote,
+                receivedAt: quote.timestamp))
+            index += 1
+        }
+        return WatchlistViewState(
+            rows: rows, selectedIndex: 0, scrollOffset: 0, sort: .symbol, mode: .normal,
+            brokers: brokers.map { BrokerStatus(branding: $0, state: .live) }, isDemo: true,
+            message: StatusMessage(.info, "Benchmark"), staleAfter: 30, highlightFor: 1)
+    }
+
+    /// One price tick: the row's last, change and bid/ask move and its price flashes.
+    static func stateWithOneRowChanged(_ state: WatchlistViewState, index: Int) -> WatchlistViewState {
+        var state = state
+        guard var quote = state.rows[index].quote else { return state }
+        quote.last += 0.01
+        quote.bid = quote.last - 0.01
+        quote.ask = quote.last + 0.01
+        quote.timestamp = now
+        state.rows[index].quote = quote
+        state.rows[index].receivedAt = now
+        state.rows[index].lastChangeAt = now
+        state.rows[index].lastChangeDirection = 1
+        return state
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+// `make bench`: our hub against the reference design it replaced, the renderer, the decoders and
+// start-up. Prints the table and writes every figure to bench-results.json.
+let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+let log: @Sendable (String) -> Void = { line in
+    FileHandle.standardError.write(Data("· \(line)\n".utf8))
+}
+let machine = MachineDescription.current()
+var figures = Figures()
+
+if options.parts.contains(.hub) {
+    var bench = HubBenchmark()
+    bench.runs = options.runs
+    bench.log = log
+    if !options.shapes.isEmpty { bench.shapes = HubShape.all.filter { options.shapes.contains($0.label) } }
+    if !options.hubScenarios.isEmpty {
+        bench.scenarios = Set(options.hubScenarios.compactMap(HubBenchmark.Scenario.init(rawValue:)))
+    }
+    if options.quick {
+        bench.ingestWindow = .milliseconds(300)
+        bench.latencyWindow = .milliseconds(300)
+    }
+    figures.merge(await bench.run())
+}
+if options.parts.contains(.render) {
+    var bench = RendererBenchmark()
+    bench.runs = options.runs
+    bench.log = log
+    if options.quick { bench.window = .milliseconds(150) }
+    figures.merge(bench.run())
+}
+if options.parts.contains(.decode) {
+    var bench = DecoderBenchmark()
+    bench.runs = options.runs
+    bench.log = log
+    if options.quick { bench.window = .milliseconds(150) }
+    figures.merge(bench.run())
+}
+if options.parts.contains(.startup) {
+    var bench = StartupBenchmark(binary: options.commonbroker)
+    bench.runs = options.runs
+    bench.log = log
+    figures.merge(bench.run())
+}
+
+let report = BenchReport(figures: figures, machine: machine, runs: options.runs)
+print(report.table)
+do {
+    try report.write(to: options.output)
+    print("\nWrote \(options.output)")
+} catch {
+    FileHandle.standardError.write(Data("Benchmarks: cannot write \(options.output): \(error)\n".utf8))
+    exit(1)
+}
