@@ -13,7 +13,7 @@ public enum Symbol {
             case .empty: "empty symbol"
             case .tooLong(let s): "\(Symbol.printable(s)) is longer than \(Symbol.maxLength) characters"
             case .invalidCharacter(let s, let c):
-                "\(Symbol.printable(s)) contains '\(Symbol.printable(String(c)))'; use letters, digits, . - / ^"
+                "\(Symbol.printable(s)) contains \(c == " " ? "a space" : "'\(Symbol.printable(String(c)))'"); use letters, digits, . - / ^"
             }
         }
     }

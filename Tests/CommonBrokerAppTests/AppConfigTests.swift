@@ -193,7 +193,7 @@ import Testing
           "symbols": ["AAPL", "BRK B"]
         }
         """
-        #expect(message(text) == "config.json:2:23: \"symbols[1]\" is not a valid symbol: BRK B contains '\\u{20}'; use letters, digits, . - / ^")
+        #expect(message(text) == "config.json:2:23: \"symbols[1]\" is not a valid symbol: BRK B contains a space; use letters, digits, . - / ^")
         #expect(message(#"{"symbols": [""]}"#) == "config.json:1:14: \"symbols[0]\" is not a valid symbol: empty symbol")
         #expect(message(#"{"symbols": ["aapl", "AAPL"]}"#) == "config.json:1:22: \"symbols[1]\" repeats AAPL (already symbols[0]); list each symbol once")
     }
