@@ -5,9 +5,13 @@ import Interactors
 /// reverse and underline, so monochrome terminals lose tint but not meaning.
 struct Palette: Sendable {
     let color: Bool
+    let up: TerminalColor
+    let down: TerminalColor
 
     init(_ options: RenderOptions) {
         color = options.color
+        up = options.upColor
+        down = options.downColor
     }
 
     private func pick(_ colored: Style, _ monochrome: Style) -> Style {
@@ -25,15 +29,15 @@ struct Palette: Sendable {
     /// Change and change % by sign.
     func trend(_ value: Double) -> Style {
         guard color, value.isFinite, value != 0 else { return .plain }
-        return Style(foreground: value > 0 ? .green : .red)
+        return Style(foreground: value > 0 ? up : down)
     }
 
     /// The last price right after it moved.
     func flash(direction: Int) -> Style {
         guard color else { return Style(bold: true, reverse: true) }
         switch direction {
-        case 1...: return Style(foreground: .black, background: .green, bold: true)
-        case ..<0: return Style(foreground: .black, background: .red, bold: true)
+        case 1...: return Style(foreground: .black, background: up, bold: true)
+        case ..<0: return Style(foreground: .black, background: down, bold: true)
         default: return Style(bold: true, reverse: true)
         }
     }
@@ -73,7 +77,7 @@ struct Palette: Sendable {
 }
 
 extension TerminalColor {
-    init(_ brandColor: BrandColor) {
+    public init(_ brandColor: BrandColor) {
         switch brandColor {
         case .black: self = .black
         case .red: self = .red

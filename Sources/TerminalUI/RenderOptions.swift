@@ -7,9 +7,14 @@ public struct RenderOptions: Sendable, Hashable {
     public var color: Bool
     /// The header clock's time zone; tests pin it so snapshots do not depend on the machine.
     public var timeZone: TimeZone
+    /// Rising and falling prices (the config's `theme`).
+    public var upColor: TerminalColor
+    public var downColor: TerminalColor
 
-    public init(color: Bool = true, timeZone: TimeZone = .current) {
+    public init(color: Bool = true, timeZone: TimeZone = .current, upColor: TerminalColor = .green, downColor: TerminalColor = .red) {
         self.color = color
         self.timeZone = timeZone
+        self.upColor = upColor
+        self.downColor = downColor
     }
 }

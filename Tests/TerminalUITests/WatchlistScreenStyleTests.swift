@@ -26,6 +26,16 @@ import TerminalUI
         #expect((change + percent).allSatisfy { $0.style.foreground == .red })
     }
 
+    @Test func themeColorsReplaceGreenAndRed() {
+        var options = F.utc
+        options.upColor = TerminalColor(BrandColor.cyan)
+        options.downColor = .magenta
+        let themed = F.render(F.state(), columns: 100, rows: 30, options: options)
+        #expect(themed.cells(showing: "+2.34", row: Self.screenRow(F.Index.upRow)).allSatisfy { $0.style.foreground == .cyan })
+        #expect(themed.cells(showing: "-3.38", row: Self.screenRow(F.Index.downRow)).allSatisfy { $0.style.foreground == .magenta })
+        #expect(themed.cells(showing: "131.07", row: Self.screenRow(F.Index.flashing)).allSatisfy { $0.style.background == .cyan })
+    }
+
     @Test func unchangedPriceIsNotColored() {
         let cells = frame.cells(showing: "0.00%", row: Self.screenRow(9))
         #expect(cells.count == 5)

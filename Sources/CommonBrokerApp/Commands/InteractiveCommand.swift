@@ -12,7 +12,11 @@ enum InteractiveCommand {
 
     static func run(_ app: AppComposition) async -> Int32 {
         let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo))
-        let renderOptions = RenderOptions(color: app.colorEnabled)
+        let renderOptions = RenderOptions(
+            color: app.colorEnabled,
+            upColor: TerminalColor(app.config.theme.up),
+            downColor: TerminalColor(app.config.theme.down)
+        )
         let (inputs, input) = AsyncStream<Input>.makeStream()
         let session = TerminalSession(
             options: TerminalSessionOptions(color: app.colorEnabled),
