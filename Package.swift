@@ -19,7 +19,8 @@ let package = Package(
 
         // Layers, innermost first. Each depends only on layers beneath it.
         .target(name: "Domain", swiftSettings: strict),
-        .target(name: "BrokerAdapters", dependencies: ["Domain"], swiftSettings: strict),
+        .target(name: "Networking", dependencies: ["Domain"], swiftSettings: strict),
+        .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
         .target(name: "Stores", dependencies: ["Domain"], swiftSettings: strict),
         .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores"], swiftSettings: strict),
@@ -27,7 +28,7 @@ let package = Package(
         .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalUI"], swiftSettings: strict),
         .target(
             name: "CommonBrokerApp",
-            dependencies: ["Domain", "BrokerAdapters", "MarketDataHub", "Stores", "Interactors", "TerminalUI", "TerminalCurses"],
+            dependencies: ["Domain", "Networking", "BrokerAdapters", "MarketDataHub", "Stores", "Interactors", "TerminalUI", "TerminalCurses"],
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
@@ -39,7 +40,8 @@ let package = Package(
         ),
 
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
-        .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Domain"], swiftSettings: strict),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Domain"], swiftSettings: strict),
+        .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain"], swiftSettings: strict),
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
         .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain"], swiftSettings: strict),
