@@ -12,35 +12,10 @@ struct CursesFrameWriter: Sendable {
     }
 
     /// The runs to draw to go from what is on screen to `next`, which becomes what is on screen.
-    mutating func changes(to next: ScreenBuffer) -> [CursesCellRun] {
-        let runs = Self.runs(from: onScreen, to: next)
+    /// The diff itself is TerminalUI's `FrameDiff`, the same one the benchmarks measure.
+    mutating func changes(to next: ScreenBuffer) -> [CellRun] {
+        let runs = FrameDiff.runs(from: onScreen, to: next)
         onScreen = next
-        return runs
-    }
-
-    /// Runs of changed cells per row, split where the style changes. Everything is a change when
-    /// there is no previous frame or its size differs.
-    static func runs(from previous: ScreenBuffer?, to next: ScreenBuffer) -> [CursesCellRun] {
-        let comparable = previous.flatMap { $0.size == next.size ? $0 : nil }
-        var runs: [CursesCellRun] = []
-        for row in 0..<next.size.rows {
-            var current: CursesCellRun?
-            for column in 0..<next.size.columns {
-                let cell = next[column, row]
-                if let comparable, comparable[column, row] == cell {
-                    if let finished = current { runs.append(finished) }
-                    current = nil
-                    continue
-                }
-                if current != nil, current?.style == cell.style {
-                    current?.characters.append(cell.character)
-                } else {
-                    if let finished = current { runs.append(finished) }
-                    current = CursesCellRun(row: row, column: column, style: cell.style, characters: [cell.character])
-                }
-            }
-            if let finished = current { runs.append(finished) }
-        }
         return runs
     }
 

@@ -80,12 +80,13 @@ final class CursesScreen {
         doupdate()
     }
 
-    private func draw(_ run: CursesCellRun) {
+    private func draw(_ run: CellRun) {
         let style = CursesCellStyle(run.style, colorMode: colorMode)
         let attributes = attributes(style.attributes)
         let pair = pairNumber(style.colors)
-        var cells = [cchar_t](repeating: cchar_t(), count: run.characters.count)
-        for (index, character) in run.characters.enumerated() {
+        let characters = Array(run.text)
+        var cells = [cchar_t](repeating: cchar_t(), count: characters.count)
+        for (index, character) in characters.enumerated() {
             var wide = CursesGlyph.scalars(for: character, width: { cb_wcwidth($0) })
                 .map { wchar_t(bitPattern: $0) }
             wide.append(0)

@@ -4,7 +4,6 @@ import TerminalUI
 
 @Suite struct CursesFrameWriterTests {
     private let size = ScreenSize(columns: 6, rows: 2)
-    private let red = Style(foreground: .red)
 
     private func frame(_ lines: [String], style: Style = .plain) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: size)
@@ -14,52 +13,11 @@ import TerminalUI
         return buffer
     }
 
-    @Test func firstFrameDrawsEveryCellRowByRow() {
-        let runs = CursesFrameWriter.runs(from: nil, to: frame(["abc", "de"]))
-        #expect(runs == [
-            CursesCellRun(row: 0, column: 0, style: .plain, characters: Array("abc   ")),
-            CursesCellRun(row: 1, column: 0, style: .plain, characters: Array("de    ")),
-        ])
-    }
-
-    @Test func identicalFrameHasNoRuns() {
-        let screen = frame(["abc", "de"])
-        #expect(CursesFrameWriter.runs(from: screen, to: screen).isEmpty)
-    }
-
-    @Test func onlyChangedCellsAreRunsSplitAtUnchangedCells() {
-        let runs = CursesFrameWriter.runs(from: frame(["abcdef", "de"]), to: frame(["aXcYZf", "de"]))
-        #expect(runs == [
-            CursesCellRun(row: 0, column: 1, style: .plain, characters: ["X"]),
-            CursesCellRun(row: 0, column: 3, style: .plain, characters: ["Y", "Z"]),
-        ])
-    }
-
-    @Test func aStyleChangeIsAChangeAndSplitsRuns() {
-        var next = frame(["abcdef"])
-        next.fill(row: 0, from: 2, to: 4, style: red)
-        let runs = CursesFrameWriter.runs(from: frame(["abcdef"]), to: next)
-        #expect(runs == [CursesCellRun(row: 0, column: 2, style: red, characters: ["c", "d"])])
-
-        var mixed = frame(["zzzzzz"])
-        mixed.fill(row: 0, from: 3, style: red)
-        #expect(CursesFrameWriter.runs(from: frame(["abcdef"]), to: mixed) == [
-            CursesCellRun(row: 0, column: 0, style: .plain, characters: ["z", "z", "z"]),
-            CursesCellRun(row: 0, column: 3, style: red, characters: ["z", "z", "z"]),
-        ])
-    }
-
-    @Test func aDifferentSizeRedrawsEverything() {
-        let small = ScreenBuffer(size: ScreenSize(columns: 3, rows: 1))
-        let runs = CursesFrameWriter.runs(from: small, to: frame([]))
-        #expect(runs.map(\.characters.count) == [6, 6])
-    }
-
     @Test func writerRemembersTheScreenAndInvalidateForcesAFullRedraw() {
         var writer = CursesFrameWriter()
         #expect(writer.changes(to: frame(["ab"])).count == 2)
         #expect(writer.changes(to: frame(["ab"])).isEmpty)
-        #expect(writer.changes(to: frame(["ac"])) == [CursesCellRun(row: 0, column: 1, style: .plain, characters: ["c"])])
+        #expect(writer.changes(to: frame(["ac"])) == [CellRun(row: 0, column: 1, text: "c", style: .plain)])
         writer.invalidate()
         #expect(writer.onScreen == nil)
         #expect(writer.changes(to: frame(["ac"])).count == 2)
