@@ -10,6 +10,8 @@ public enum WatchlistAction: Sendable, Hashable {
     case undoRemove
     case cycleSort
     case toggleHelp
+    /// Opens (and refreshes) or closes the accounts panel.
+    case toggleAccounts
     case dismissMessage
     case quit
     /// The number of table rows that fit on screen changed (terminal resized).

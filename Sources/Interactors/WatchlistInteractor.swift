@@ -11,17 +11,20 @@ public actor WatchlistInteractor {
     private var state: WatchlistState
     private let watchlist: WatchlistStore
     private let quoteServices: [any QuoteService]
+    private let accountServices: [any AccountService]
     private let feed: any MarketFeed
     private let now: @Sendable () -> Date
     private let publish: @Sendable (WatchlistViewState) -> Void
     private var subscription: MarketFeedSubscription?
     private var feedTask: Task<Void, Never>?
     private var snapshotTasks: [Task<Void, Never>] = []
+    private var accountsTask: Task<Void, Never>?
 
     /// `watchlist` must already be loaded. `publish` is called after every change, from this actor.
     public init(
         feed: any MarketFeed,
         quoteServices: [any QuoteService],
+        accountServices: [any AccountService] = [],
         watchlist: WatchlistStore,
         isDemo: Bool,
         staleAfter: TimeInterval = 30,
@@ -37,6 +40,7 @@ public actor WatchlistInteractor {
         self.state.message = initialMessage
         self.watchlist = watchlist
         self.quoteServices = quoteServices
+        self.accountServices = accountServices
         self.feed = feed
         self.now = now
         self.publish = publish
@@ -60,6 +64,7 @@ public actor WatchlistInteractor {
     /// Ends the feed subscription and outstanding snapshot requests.
     public func stop() async {
         feedTask?.cancel()
+        accountsTask?.cancel()
         snapshotTasks.forEach { $0.cancel() }
         snapshotTasks.removeAll()
         await subscription?.cancel()
@@ -82,6 +87,8 @@ public actor WatchlistInteractor {
             state.message = StatusMessage(.info, "Sorted by \(state.sort.label)")
         case .toggleHelp:
             state.mode = state.mode == .help ? .normal : .help
+        case .toggleAccounts:
+            toggleAccounts()
         case .dismissMessage:
             state.message = nil
         case .beginAdd:
@@ -132,6 +139,42 @@ public actor WatchlistInteractor {
 
     private func followCurrentSymbols() async {
         await subscription?.setSymbols(Set(state.symbols))
+    }
+
+    // MARK: - Accounts
+
+    /// Opening the panel fetches every broker's balances at once; each broker's row fills in as it answers.
+    private func toggleAccounts() {
+        accountsTask?.cancel()
+        guard state.accounts == nil else {
+            state.accounts = nil
+            return
+        }
+        state.accounts = AccountsPanel(entries: accountServices.map { AccountsPanelEntry(branding: $0.branding, isLoading: true) })
+        let services = accountServices
+        accountsTask = Task { [weak self] in
+            await withTaskGroup(of: AccountsPanelEntry.self) { group in
+                for service in services {
+                    group.addTask {
+                        do throws(BrokerError) {
+                            return AccountsPanelEntry(branding: service.branding, balances: try await service.balances())
+                        } catch {
+                            return AccountsPanelEntry(branding: service.branding, error: error.description)
+                        }
+                    }
+                }
+                for await entry in group {
+                    await self?.receive(entry)
+                }
+            }
+        }
+    }
+
+    func receive(_ entry: AccountsPanelEntry) {
+        guard var panel = state.accounts, let index = panel.entries.firstIndex(where: { $0.branding.id == entry.branding.id }) else { return }
+        panel.entries[index] = entry
+        state.accounts = panel
+        publish(state.viewState())
     }
 
     // MARK: - Editing

@@ -16,6 +16,7 @@ public struct WatchlistState: Sendable {
     public var isDemo: Bool
     public var staleAfter: TimeInterval
     public var highlightFor: TimeInterval
+    public var accounts: AccountsPanel?
     /// The selection follows its row when sorting moves it; `selectedIndex` is the fallback when the row goes.
     public private(set) var selectedKey: QuoteKey?
     public private(set) var selectedIndex: Int = 0
@@ -45,9 +46,21 @@ public struct WatchlistState: Sendable {
     }
 
     public mutating func apply(_ update: MarketUpdate, receivedAt: Date) {
+        let before = statuses
         quotes.apply(update, receivedAt: receivedAt)
         statuses.apply(update)
+        announceNewFailures(since: before, in: update)
         rebuildRows()
+    }
+
+    /// A broker that has given up says so in full on the status line (the footer has to truncate), once,
+    /// e.g. "Tradier: unauthorized, check TRADIER_TOKEN".
+    private mutating func announceNewFailures(since before: BrokerStatusStore, in update: MarketUpdate) {
+        for broker in brokers {
+            guard case .failed(let reason)? = update.brokerStates[broker.id],
+                  before.state(for: broker.id) != .failed(reason: reason) else { continue }
+            message = StatusMessage(.error, "\(broker.name): \(reason)")
+        }
     }
 
     public mutating func apply(_ fanOut: FanOutResult, receivedAt: Date) {
@@ -126,7 +139,8 @@ public struct WatchlistState: Sendable {
             isDemo: isDemo,
             message: message,
             staleAfter: staleAfter,
-            highlightFor: highlightFor
+            highlightFor: highlightFor,
+            accounts: accounts
         )
     }
 

@@ -70,6 +70,31 @@ public struct BrokerStatus: Sendable, Hashable {
     }
 }
 
+/// One broker's part of the accounts panel.
+public struct AccountsPanelEntry: Sendable, Hashable {
+    public var branding: ServiceBranding
+    public var balances: [AccountBalance]
+    /// Why the balances could not be fetched (sanitized by the view).
+    public var error: String?
+    public var isLoading: Bool
+
+    public init(branding: ServiceBranding, balances: [AccountBalance] = [], error: String? = nil, isLoading: Bool = false) {
+        self.branding = branding
+        self.balances = balances
+        self.error = error
+        self.isLoading = isLoading
+    }
+}
+
+/// The accounts panel (`A`): equity, buying power and cash of every broker that has accounts.
+public struct AccountsPanel: Sendable, Hashable {
+    public var entries: [AccountsPanelEntry]
+
+    public init(entries: [AccountsPanelEntry]) {
+        self.entries = entries
+    }
+}
+
 /// A one-line message for the status line.
 public struct StatusMessage: Sendable, Hashable {
     public enum Kind: Sendable, Hashable { case info, warning, error }
@@ -100,11 +125,13 @@ public struct WatchlistViewState: Sendable, Hashable {
     public var staleAfter: TimeInterval
     /// How long a changed price stays highlighted.
     public var highlightFor: TimeInterval
+    /// The accounts panel when it is open.
+    public var accounts: AccountsPanel?
 
     public init(
         rows: [WatchlistRow] = [], selectedIndex: Int? = nil, scrollOffset: Int = 0, sort: SortOrder = .symbol,
         mode: InputMode = .normal, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
-        staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1
+        staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil
     ) {
         self.rows = rows
         self.selectedIndex = selectedIndex
@@ -116,5 +143,6 @@ public struct WatchlistViewState: Sendable, Hashable {
         self.message = message
         self.staleAfter = staleAfter
         self.highlightFor = highlightFor
+        self.accounts = accounts
     }
 }

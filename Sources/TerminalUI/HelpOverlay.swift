@@ -13,6 +13,7 @@ struct HelpOverlay {
         ("PgUp  PgDn", "page up / down"),
         ("g  G  Home  End", "first / last row"),
         ("s", "sort by " + SortOrder.allCases.map(\.label).joined(separator: ", ")),
+        ("A", "accounts: equity, buying power, cash"),
         ("?", "show or hide this help"),
         ("q  Ctrl-C", "quit"),
         ("Esc", "close help, dismiss a message"),

@@ -23,6 +23,7 @@ public enum KeyMap {
         case .character("g"), .home: .moveToTop
         case .character("G"), .end: .moveToBottom
         case .character("s"): .cycleSort
+        case .character("A"): .toggleAccounts
         case .character("?"): .toggleHelp
         case .character("q"): .quit
         case .escape: .dismissMessage

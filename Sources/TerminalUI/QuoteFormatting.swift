@@ -57,6 +57,21 @@ public enum QuoteFormatting {
         return String(value)
     }
 
+    /// "17,798.36", "-1,250.00": money with thousands separators, two decimals.
+    public static func money(_ value: Double) -> String {
+        guard value.isFinite else { return missing }
+        let plain = fixed(abs(value), decimals: 2)
+        let parts = plain.split(separator: ".", maxSplits: 1)
+        let whole = Array(parts[0])
+        var grouped = ""
+        for (index, digit) in whole.enumerated() {
+            if index > 0, (whole.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        let sign = value < 0 && plain.contains(where: { $0 != "0" && $0 != "." }) ? "-" : ""
+        return sign + grouped + (parts.count > 1 ? "." + parts[1] : "")
+    }
+
     private static func signed(_ value: Double, decimals: Int, suffix: String) -> String {
         guard value.isFinite else { return missing }
         let magnitude = fixed(abs(value), decimals: decimals)

@@ -30,8 +30,12 @@ public enum WatchlistScreen {
         let statusRow = size.rows - 2
         let footerRow = size.rows - 1
         HeaderBar(state: state, now: now, options: options, palette: palette).draw(into: &buffer, row: 0)
+        let panelHeight = state.accounts.map { AccountsPanelView.height(of: $0, available: statusRow - 2) } ?? 0
         WatchlistTable(state: state, now: now, palette: palette)
-            .draw(into: &buffer, headingRow: 1, rows: 2..<statusRow)
+            .draw(into: &buffer, headingRow: 1, rows: 2..<(statusRow - panelHeight))
+        if let panel = state.accounts, panelHeight > 0 {
+            AccountsPanelView(panel: panel, palette: palette).draw(into: &buffer, rows: (statusRow - panelHeight)..<statusRow)
+        }
         StatusLine(state: state, palette: palette).draw(into: &buffer, row: statusRow)
         BrokerFooter(state: state, palette: palette).draw(into: &buffer, row: footerRow)
         if state.mode == .help {
@@ -43,6 +47,12 @@ public enum WatchlistScreen {
     /// How many table rows fit at this size (the interactor needs it for paging/scrolling).
     public static func visibleTableRows(for size: ScreenSize) -> Int {
         fits(size) ? size.rows - chromeRows : 0
+    }
+
+    /// Table rows that fit with the accounts panel open (it takes rows from the table).
+    public static func visibleTableRows(for size: ScreenSize, accounts: AccountsPanel?) -> Int {
+        let rows = visibleTableRows(for: size)
+        return rows - (accounts.map { AccountsPanelView.height(of: $0, available: rows) } ?? 0)
     }
 
     private static func fits(_ size: ScreenSize) -> Bool {

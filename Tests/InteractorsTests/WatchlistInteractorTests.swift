@@ -125,3 +125,51 @@ import Testing
         #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to remove"))
     }
 }
+
+/// Balances from a table, or a failure.
+struct TableAccountService: AccountService {
+    let branding: ServiceBranding
+    var balances: [AccountBalance] = []
+    var failure: BrokerError?
+
+    func balances() async throws(BrokerError) -> [AccountBalance] {
+        if let failure { throw failure }
+        return balances
+    }
+}
+
+@Suite struct AccountsPanelInteractorTests {
+    @Test func openingThePanelFetchesEveryBrokersBalancesAndClosingHidesIt() async throws {
+        let store = WatchlistStore(file: nil, seed: ["AAPL"])
+        _ = try store.load()
+        let published = Published()
+        let interactor = WatchlistInteractor(
+            feed: ManualFeed(brokers: [alpha, beta]), quoteServices: [],
+            accountServices: [
+                TableAccountService(branding: alpha, balances: [AccountBalance(accountID: "A-1", cash: 10, buyingPower: 20, equity: 30)]),
+                TableAccountService(branding: beta, failure: .unauthorized(hint: "check BETA_TOKEN")),
+            ],
+            watchlist: store, isDemo: false, now: { t0 }, publish: published.publish
+        )
+        _ = await interactor.handle(.toggleAccounts)
+        let opened = await interactor.viewState.accounts
+        #expect(opened?.entries.map(\.branding.id) == ["alpha", "beta"])
+        let filled = await published.first { state in
+            state.accounts?.entries.allSatisfy { !$0.isLoading } == true
+        }
+        let entries = try #require(filled?.accounts?.entries)
+        #expect(entries[0].balances == [AccountBalance(accountID: "A-1", cash: 10, buyingPower: 20, equity: 30)])
+        #expect(entries[1].error == "unauthorized, check BETA_TOKEN")
+        _ = await interactor.handle(.toggleAccounts)
+        #expect(await interactor.viewState.accounts == nil)
+    }
+
+    @Test func aBrokerThatGivesUpIsAnnouncedInFullOnce() {
+        var state = WatchlistState(brokers: [alpha], symbols: ["AAPL"], isDemo: false)
+        state.apply(MarketUpdate(brokerStates: ["alpha": .failed(reason: "unauthorized, check ALPHA_TOKEN")]), receivedAt: t0)
+        #expect(state.message == StatusMessage(.error, "Alpha: unauthorized, check ALPHA_TOKEN"))
+        state.message = nil
+        state.apply(MarketUpdate(brokerStates: ["alpha": .failed(reason: "unauthorized, check ALPHA_TOKEN")]), receivedAt: t0)
+        #expect(state.message == nil)
+    }
+}

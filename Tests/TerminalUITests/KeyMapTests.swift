@@ -20,6 +20,7 @@ import TerminalUI
         (.character("G"), .moveToBottom),
         (.end, .moveToBottom),
         (.character("s"), .cycleSort),
+        (.character("A"), .toggleAccounts),
         (.character("?"), .toggleHelp),
         (.character("q"), .quit),
         (.control("c"), .quit),
@@ -30,7 +31,7 @@ import TerminalUI
     }
 
     @Test func normalModeIgnoresOtherKeys() {
-        for key in [KeyPress.character("x"), .character("A"), .enter, .tab, .left, .right, .resize, .control("a")] {
+        for key in [KeyPress.character("x"), .character("Z"), .enter, .tab, .left, .right, .resize, .control("a")] {
             #expect(KeyMap.action(for: key, mode: .normal) == nil)
         }
     }

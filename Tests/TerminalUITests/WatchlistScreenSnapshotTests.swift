@@ -52,6 +52,27 @@ import Testing
         #expect(frame.lines[6].hasPrefix(" Add symbols: …"))
     }
 
+    @Test func accountsPanelTakesRowsFromTheTable() {
+        let tradier = ServiceBranding(id: "tradier", name: "Tradier", glyph: "T", color: .blue)
+        let alpaca = ServiceBranding(id: "alpaca", name: "Alpaca", glyph: "A", color: .yellow)
+        let polygon = ServiceBranding(id: "polygon", name: "Polygon", glyph: "P", color: .magenta)
+        var state = F.state()
+        state.accounts = AccountsPanel(entries: [
+            AccountsPanelEntry(branding: tradier, balances: [
+                AccountBalance(accountID: "6YA05708", cash: 14_930.36, buyingPower: 12_893.21, equity: 17_798.36),
+                AccountBalance(accountID: "6YA05709", cash: -1_250, buyingPower: nil, equity: 1_234_567.891),
+            ]),
+            AccountsPanelEntry(branding: alpaca, error: "unauthorized, check APCA_API_KEY_ID\u{1B}[2J"),
+            AccountsPanelEntry(branding: polygon, isLoading: true),
+        ])
+        let size = ScreenSize(columns: 100, rows: 30)
+        Snapshot.expect(WatchlistScreen.render(state, size: size, now: F.now, options: F.utc), matches: "accounts-100x30")
+        #expect(WatchlistScreen.visibleTableRows(for: size, accounts: state.accounts) == 26 - 6)
+        #expect(WatchlistScreen.visibleTableRows(for: size, accounts: nil) == 26)
+        state.accounts = AccountsPanel(entries: [])
+        Snapshot.expect(F.render(state, columns: 60, rows: 12), matches: "accounts-none-60x12")
+    }
+
     @Test func emptyWatchlist() {
         let state = F.state(rows: [], message: nil)
         Snapshot.expect(F.render(state, columns: 60, rows: 12), matches: "empty-60x12")

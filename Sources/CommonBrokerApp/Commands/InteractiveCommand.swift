@@ -27,6 +27,7 @@ enum InteractiveCommand {
         let interactor = WatchlistInteractor(
             feed: app.hub,
             quoteServices: app.quoteServices,
+            accountServices: app.accountServices,
             watchlist: app.watchlist,
             isDemo: app.isDemo,
             staleAfter: TimeInterval(app.config.staleAfterSeconds),
@@ -45,18 +46,33 @@ enum InteractiveCommand {
             await app.hub.shutdown()
             return 1
         }
-        _ = await interactor.handle(.viewportChanged(visibleRows: WatchlistScreen.visibleTableRows(for: session.size)))
         await interactor.start()
 
         let status = await withTaskGroup(of: Int32.self) { group in
             group.addTask {
+                // The table's height depends on the terminal and on the accounts panel; the interactor is
+                // told whenever it changes, so paging and scrolling keep the selection on screen.
+                var size = session.size
+                var visibleRows = -1
+                func syncViewport() async {
+                    let rows = WatchlistScreen.visibleTableRows(for: size, accounts: box.current.accounts)
+                    guard rows != visibleRows else { return }
+                    visibleRows = rows
+                    _ = await interactor.handle(.viewportChanged(visibleRows: rows))
+                }
+                await syncViewport()
                 for await event in inputs {
-                    let action: WatchlistAction?
                     switch event {
-                    case .key(let key): action = KeyMap.action(for: key, mode: box.current.mode)
-                    case .resize(let size): action = .viewportChanged(visibleRows: WatchlistScreen.visibleTableRows(for: size))
+                    case .key(let key):
+                        if let action = KeyMap.action(for: key, mode: box.current.mode),
+                           await interactor.handle(action) == .quit {
+                            session.stop()
+                            return 0
+                        }
+                    case .resize(let newSize):
+                        size = newSize
                     }
-                    if let action, await interactor.handle(action) == .quit { break }
+                    await syncViewport()
                 }
                 session.stop()
                 return 0

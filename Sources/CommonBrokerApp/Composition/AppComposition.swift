@@ -11,6 +11,7 @@ struct AppComposition {
     let config: AppConfig
     let brokers: [ServiceBranding]
     let quoteServices: [any QuoteService]
+    let accountServices: [any AccountService]
     let hub: MarketDataHub
     let watchlist: WatchlistStore
     let isDemo: Bool
@@ -65,6 +66,7 @@ struct AppComposition {
             config: config,
             brokers: brokers,
             quoteServices: demoBrokers,
+            accountServices: [],
             hub: hub,
             watchlist: watchlist,
             isDemo: true,
