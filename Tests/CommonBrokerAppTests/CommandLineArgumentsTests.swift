@@ -93,3 +93,25 @@ import Testing
     }
 }
 
+
+@Suite struct EnvironmentAndRecordingOptionTests {
+    @Test func environmentRecordAndReplayAreParsed() throws {
+        let parsed = try CommandLineArguments.parse(["--env", "sandbox", "--record=/tmp/rec"]).get()
+        #expect(parsed == .run(RunOptions(environment: "sandbox", recordDirectory: "/tmp/rec")))
+        let replay = try CommandLineArguments.parse(["print", "--replay", "fixtures"]).get()
+        #expect(replay == .print(RunOptions(replayDirectory: "fixtures"), json: false))
+    }
+
+    @Test func badCombinationsAreRefusedWithTheReason() {
+        #expect(CommandLineArguments.parse(["--env", "staging"]).failureMessage == "option '--env' takes production or sandbox, not 'staging'")
+        #expect(CommandLineArguments.parse(["--record", "a", "--replay", "b"]).failureMessage == "--record and --replay cannot be combined: record once, then replay")
+        #expect(CommandLineArguments.parse(["--replay"]).failureMessage == "option '--replay' needs a value: --replay DIR")
+    }
+}
+
+private extension Result where Failure == UsageError {
+    var failureMessage: String? {
+        if case .failure(let error) = self { return error.message }
+        return nil
+    }
+}

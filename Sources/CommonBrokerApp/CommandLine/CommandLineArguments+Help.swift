@@ -7,8 +7,8 @@ extension CommandLineArguments {
 
         USAGE
           commonbroker [--demo] [--config PATH] [--symbols LIST] [--no-color]
-          commonbroker print [--json] [--demo] [--config PATH] [--symbols LIST]
-                             [--no-color]
+                       [--env production|sandbox] [--record DIR | --replay DIR]
+          commonbroker print [--json] [same options]
           commonbroker --help | --version
 
         COMMANDS
@@ -21,6 +21,11 @@ extension CommandLineArguments {
           --symbols LIST    Watch these symbols in this run, not the saved watchlist;
                             separate them with commas or spaces: AAPL,MSFT
           --no-color        Draw without colors.
+          --env ENV         Talk to every real broker's production or sandbox servers,
+                            whatever the config says.
+          --record DIR      Also write every HTTP request and response to DIR, with
+                            secrets redacted (to replay later or attach to a bug).
+          --replay DIR      Answer from the recordings in DIR instead of the network.
           --json            With print: write JSON instead of a table.
           -h, --help        Show this help.
           --version         Show the version.

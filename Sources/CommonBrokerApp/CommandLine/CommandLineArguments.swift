@@ -1,11 +1,12 @@
 import Domain
 
-/// Parses `commonbroker [print [--json]] [--demo] [--config PATH] [--symbols LIST] [--no-color]`,
+/// Parses `commonbroker [print [--json]] [--demo] [--config PATH] [--symbols LIST] [--no-color]
+/// [--env production|sandbox] [--record DIR | --replay DIR]`,
 /// plus `--help`/`-h` and `--version`. Options with a value take it as the next argument or after `=`.
 public enum CommandLineArguments {
     static let helpReminder = "see commonbroker --help"
     static let flagOptions = ["--demo", "--no-color", "--json", "--help", "-h", "--version"]
-    static let valueOptions = ["--config", "--symbols"]
+    static let valueOptions = ["--config", "--symbols", "--env", "--record", "--replay"]
 
     /// `arguments` excludes the program name: pass `CommandLine.arguments.dropFirst()`.
     public static func parse<Arguments: Collection<String>>(_ arguments: Arguments) -> Result<Invocation, UsageError> {
@@ -40,6 +41,9 @@ public enum CommandLineArguments {
                 } else {
                     try positional(argument)
                 }
+            }
+            if options.recordDirectory != nil && options.replayDirectory != nil {
+                throw UsageError("--record and --replay cannot be combined: record once, then replay")
             }
             if json && !isPrint {
                 throw UsageError("--json only applies to the print command: commonbroker print --json")
@@ -77,6 +81,16 @@ public enum CommandLineArguments {
                     throw UsageError("option '--config' is given more than once; pass a single config file")
                 }
                 options.configPath = try value(of: name, inline: inlineValue, placeholder: "PATH")
+            case "--env":
+                let environment = try value(of: name, inline: inlineValue, placeholder: "production|sandbox")
+                guard ["production", "sandbox"].contains(environment) else {
+                    throw UsageError("option '--env' takes production or sandbox, not '\(environment)'")
+                }
+                options.environment = environment
+            case "--record":
+                options.recordDirectory = try value(of: name, inline: inlineValue, placeholder: "DIR")
+            case "--replay":
+                options.replayDirectory = try value(of: name, inline: inlineValue, placeholder: "DIR")
             case "--symbols":
                 let list = try value(of: name, inline: inlineValue, placeholder: "AAPL,MSFT")
                 options.symbols = try symbols(list, adding: options.symbols ?? [])
