@@ -24,7 +24,7 @@ import Testing
         // The example spells out the defaults, so loading it must give exactly the defaults.
         #expect(config == AppConfig.default)
         #expect(config.symbols == ["AAPL", "MSFT", "NVDA"])
-        #expect(config.brokers.demo == AppConfig.DemoSection(enabled: true, seed: 42, tickIntervalMilliseconds: 500))
+        #expect(config.brokers.demo == AppConfig.DemoSection(enabled: false, seed: 42, tickIntervalMilliseconds: 500))
     }
 
     @Test func exampleFileDocumentsEveryKey() throws {
@@ -43,7 +43,7 @@ import Testing
 
     @Test func emptyObjectGivesTheDefaults() throws {
         #expect(try load("{}").get() == AppConfig.default)
-        #expect(AppConfig.default.brokers.demo.enabled)
+        #expect(!AppConfig.default.brokers.demo.enabled, "the demo joins real brokers only when asked")
         #expect(AppConfig.default.brokers.enabled.isEmpty)
         #expect(AppConfig.default.staleAfter == .seconds(30))
         #expect(AppConfig.default.highlightDuration == .milliseconds(1000))

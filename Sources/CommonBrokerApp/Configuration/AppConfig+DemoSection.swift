@@ -1,6 +1,7 @@
 extension AppConfig {
     /// `brokers.demo`: the fake brokers of demo mode, which need no account and no network.
     public struct DemoSection: Sendable, Equatable {
+        /// Also show the demo brokers next to real ones. With no real broker enabled the demo runs anyway.
         public var enabled: Bool
         /// Seeds the random walks so that two runs show the same prices; `nil` picks a new seed each run.
         public var seed: UInt64?
@@ -8,7 +9,7 @@ extension AppConfig {
 
         public static let tickIntervalMillisecondsRange = 10...60_000
 
-        public init(enabled: Bool = true, seed: UInt64? = 42, tickIntervalMilliseconds: Int = 500) {
+        public init(enabled: Bool = false, seed: UInt64? = 42, tickIntervalMilliseconds: Int = 500) {
             self.enabled = enabled
             self.seed = seed
             self.tickIntervalMilliseconds = tickIntervalMilliseconds
