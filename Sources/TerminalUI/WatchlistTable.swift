@@ -18,7 +18,11 @@ struct WatchlistTable {
     }
 
     func draw(into buffer: inout ScreenBuffer, headingRow: Int, rows tableRows: Range<Int>) {
-        let texts = state.rows.map(rowText)
+        // Only the rows on screen are formatted, so a 1,000-row watchlist costs what a screenful costs.
+        // Symbol and broker widths still come from every row (cheap), so scrolling never shifts them.
+        let first = min(max(0, state.scrollOffset), state.rows.count)
+        let visible = first..<min(state.rows.count, first + max(0, tableRows.count))
+        let texts = state.rows[visible].map(rowText)
         let layout = ColumnLayout.fit(demand: demand(texts), width: buffer.size.columns)
         drawHeadings(layout, into: &buffer, row: headingRow, visibleRows: tableRows.count)
 
@@ -26,9 +30,8 @@ struct WatchlistTable {
             drawEmptyState(into: &buffer, rows: tableRows)
             return
         }
-        let first = min(max(0, state.scrollOffset), state.rows.count)
-        for (screenRow, index) in zip(tableRows, first..<state.rows.count) {
-            drawRow(index, text: texts[index], layout: layout, into: &buffer, row: screenRow)
+        for (screenRow, (index, text)) in zip(tableRows, zip(visible, texts)) {
+            drawRow(index, text: text, layout: layout, into: &buffer, row: screenRow)
         }
     }
 
@@ -65,9 +68,19 @@ struct WatchlistTable {
         for column in ColumnLayout.Column.allCases where column != .volume {
             demand[column] = column.heading.count
         }
+        var brokerNameWidths: [String: Int] = [:]
+        for row in state.rows {
+            // Symbols are validated ASCII, so their length is their width.
+            demand[.symbol] = max(demand[.symbol]!, row.key.symbol.utf8.count)
+            if brokerNameWidths[row.branding.id] == nil {
+                brokerNameWidths[row.branding.id] = TerminalText.cells(TerminalText.sanitize(row.branding.name)).count
+            }
+        }
+        for width in brokerNameWidths.values {
+            demand[.broker] = max(demand[.broker]!, width + 2)
+        }
         for text in texts {
             demand[.symbol] = max(demand[.symbol]!, text.symbol.count)
-            demand[.broker] = max(demand[.broker]!, text.brokerName.count + 2)
             for (column, value) in text.values {
                 demand[column] = max(demand[column] ?? column.heading.count, value.count)
             }
