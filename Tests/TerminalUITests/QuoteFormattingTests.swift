@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TerminalUI
+@testable import TerminalUI
 
 @Suite struct QuoteFormattingTests {
     let now = Date(timeIntervalSince1970: 1_763_900_000)
@@ -42,5 +42,48 @@ import TerminalUI
         #expect(QuoteFormatting.volume(999_950) == "1.0M")
         #expect(QuoteFormatting.volume(3_400_000_000) == "3.4B")
         #expect(QuoteFormatting.volume(-1) == "—")
+    }
+}
+
+@Suite struct FixedDecimalsTests {
+    /// The integer formatter agrees with printf across magnitudes, signs and places.
+    @Test func agreesWithPrintf() {
+        var generator = SeededGenerator(seed: 20261123)
+        for _ in 0..<5_000 {
+            let magnitude = pow(10, Double.random(in: -5...9, using: &generator))
+            let value = (Bool.random(using: &generator) ? -1 : 1) * magnitude
+            for places in [0, 1, 2, 4] {
+                let expected = String(format: "%.\(places)f", value)
+                let actual = QuoteFormatting.fixed(value, decimals: places)
+                // printf rounds the binary value half-to-even; ties are vanishingly rare in random doubles,
+                // but allow a last-digit difference only on an exact tie.
+                if actual != expected {
+                    let scaled = abs(value) * pow(10, Double(places))
+                    #expect(abs(scaled - scaled.rounded(.down) - 0.5) < 1e-9, "\(value) with \(places) places: \(actual) vs \(expected)")
+                }
+            }
+        }
+    }
+
+    @Test func edgeCases() {
+        #expect(QuoteFormatting.fixed(0, decimals: 2) == "0.00")
+        #expect(QuoteFormatting.fixed(0.005, decimals: 4) == "0.0050")
+        #expect(QuoteFormatting.fixed(189.845, decimals: 0) == "190")
+        #expect(QuoteFormatting.fixed(-3.4, decimals: 2) == "-3.40")
+        #expect(QuoteFormatting.fixed(.nan, decimals: 2) == "—")
+        #expect(QuoteFormatting.fixed(1e17, decimals: 2) == "100000000000000000.00")
+    }
+}
+
+/// SplitMix64: deterministic inputs for property-style tests.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
