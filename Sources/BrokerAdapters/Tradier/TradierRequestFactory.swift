@@ -1,0 +1,101 @@
+import Domain
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Networking
+
+/// Builds Tradier's REST requests (reference §1). Pure: no I/O, so every header and query is testable.
+/// Checks run in this order: base URL, credentials, then the endpoint's own inputs.
+public struct TradierRequestFactory: Sendable {
+    public static let brokerID = "tradier"
+    public static let productionURL = URL(string: "https://api.tradier.com")!
+    public static let sandboxURL = URL(string: "https://sandbox.tradier.com")!
+
+    public let baseURL: Result<URL, RequestConstructionError>
+    public let credentials: TradierCredentials
+    public let userAgent: String
+
+    public init(baseURL: Result<URL, RequestConstructionError>, credentials: TradierCredentials, userAgent: String = "commonbroker/0.1") {
+        self.baseURL = baseURL
+        self.credentials = credentials
+        self.userAgent = userAgent
+    }
+
+    /// Said when Tradier rejects the token.
+    public var credentialHint: String { "check \(credentials.tokenVariable)" }
+
+    /// `GET /v1/markets/quotes?symbols=AAPL,BRK/B&greeks=false`. Symbols are normalised and put in
+    /// Tradier's spelling (`TradierSymbol.wire`); the caller keeps lists short (the broker batches them).
+    public func quotes(_ symbols: [String]) -> Result<Request<TradierQuotesEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            guard !symbols.isEmpty else { throw .emptySymbolList }
+            var wireSymbols: [String] = []
+            for symbol in symbols {
+                guard case .success(let normalized) = Symbol.normalize(symbol) else { throw .invalidSymbol(symbol) }
+                wireSymbols.append(TradierSymbol.wire(normalized))
+            }
+            let query = [
+                URLQueryItem(name: "symbols", value: wireSymbols.joined(separator: ",")),
+                URLQueryItem(name: "greeks", value: "false"),
+            ]
+            return request(base: base, path: "/v1/markets/quotes", query: query, token: token)
+        }
+    }
+
+    /// `GET /v1/user/profile`: the user's name and accounts.
+    public func profile() -> Result<Request<TradierProfileEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            request(base: try validBaseURL(), path: "/v1/user/profile", query: [], token: try requiredToken())
+        }
+    }
+
+    /// `GET /v1/accounts/{id}/balances`.
+    public func balances(accountID: String) -> Result<Request<TradierBalancesEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            // Account numbers are alphanumeric; anything else would change the path, so it is escaped.
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "/;")
+            let escaped = accountID.addingPercentEncoding(withAllowedCharacters: allowed) ?? accountID
+            return request(base: base, path: "/v1/accounts/\(escaped)/balances", query: [], token: token)
+        }
+    }
+
+    private func validBaseURL() throws(RequestConstructionError) -> URL {
+        let url = try baseURL.get()
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else { throw .badBaseURL(url.absoluteString) }
+        return url
+    }
+
+    private func requiredToken() throws(RequestConstructionError) -> String {
+        guard let token = credentials.usableToken else {
+            throw .missingCredential(broker: Self.brokerID, variable: credentials.tokenVariable)
+        }
+        return token
+    }
+
+    private func request<Response: Decodable & Sendable>(
+        base: URL, path: String, query: [URLQueryItem], token: String
+    ) -> Request<Response> {
+        // The base URL may carry a path prefix (a proxy or fixture server); the endpoint path follows it.
+        var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
+        let prefix = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath = prefix + path
+        components.queryItems = query.isEmpty ? nil : query
+        var urlRequest = URLRequest(url: components.url ?? base)
+        urlRequest.httpMethod = "GET"
+        urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        // Without it Tradier answers XML (reference §1.1).
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
+        urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        return Request(urlRequest: urlRequest, secretNames: ["Authorization"], credentialHint: credentialHint) { response throws(BrokerError) in
+            try TradierResponseDecoding.decode(Response.self, from: response)
+        }
+    }
+}

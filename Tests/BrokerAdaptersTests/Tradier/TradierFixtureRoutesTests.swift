@@ -1,0 +1,90 @@
+import BrokerAdapters
+import Domain
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Networking
+import Testing
+
+/// routes.json is shared with the fixture server: these check that it is well-formed and that the
+/// factory's requests land on the routes meant for them.
+@Suite struct TradierFixtureRoutesTests {
+    let factory = TradierRequestFactory(
+        baseURL: .success(URL(string: "http://127.0.0.1:8123")!), credentials: TradierCredentials(token: "test-token"))
+
+    @Test func everyRouteIsComplete() throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: TradierFixtures.data("routes.json")) as? [String: Any])
+        #expect((object["//"] as? String)?.contains("XML") == true)
+        let routes = try #require(object["routes"] as? [[String: Any]])
+        #expect(routes.count == 26)
+        for route in routes {
+            let name = route["name"] as? String ?? "?"
+            #expect(route["method"] as? String == "GET", "\(name)")
+            #expect((route["path"] as? String)?.hasPrefix("/v1/") == true, "\(name)")
+            #expect(route["status"] is Int, "\(name)")
+            if let file = route["bodyFile"] as? String {
+                #expect(FileManager.default.fileExists(atPath: TradierFixtures.directory.appendingPathComponent(file).path), "\(name)")
+            }
+        }
+    }
+
+    @Test func everyFixtureIsServedAndIsCompactJSON() throws {
+        let routes = try TradierFixtureRoutes.load()
+        let files = try FileManager.default.contentsOfDirectory(atPath: TradierFixtures.directory.path).filter { $0 != "routes.json" }
+        #expect(files.count == 12)
+        for file in files {
+            let body = try TradierFixtures.data(file)
+            #expect(routes.routes.contains { $0.body == body }, "\(file) is served by no route")
+            #expect(!body.contains(UInt8(ascii: "\n")), "\(file) should be one line, as the API sends it")
+            #expect((try? JSONSerialization.jsonObject(with: body)) != nil, "\(file)")
+        }
+    }
+
+    @Test func factoryRequestsFindTheirRoutes() throws {
+        let routes = try TradierFixtureRoutes.load()
+        func routeName(_ request: Result<Request<TradierQuotesEnvelope>, RequestConstructionError>) throws -> String? {
+            routes.route(for: try request.get().urlRequest)?.name
+        }
+        #expect(try routeName(factory.quotes(["AAPL"])) == "quotes-one")
+        #expect(try routeName(factory.quotes(["AAPL", "MSFT"])) == "quotes-two")
+        #expect(try routeName(factory.quotes(["AAPL", "ZZZQ"])) == "quotes-unmatched-one")
+        #expect(try routeName(factory.quotes(["ZZZQ", "XXYYZ"])) == "quotes-all-unknown")
+        #expect(try routeName(factory.quotes(["AAPL", "ZVZZT"])) == "quotes-nulls")
+        #expect(try routeName(factory.quotes(["BRK.B"])) == "quotes-brk")
+        #expect(try routeName(factory.quotes(["IBM"])) == "no fixture for this query /v1/markets/quotes")
+        #expect(routes.route(for: try factory.profile().get().urlRequest)?.name == "profile")
+        #expect(routes.route(for: try factory.balances(accountID: "6YA05708").get().urlRequest)?.name == "balances-margin")
+    }
+
+    @Test func otherTokensGetThePlainText401() throws {
+        let routes = try TradierFixtureRoutes.load()
+        let wrong = TradierRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8123")!), credentials: TradierCredentials(token: "other"))
+        for request in [try wrong.quotes(["AAPL"]).get().urlRequest, try wrong.profile().get().urlRequest] {
+            let response = try routes.answer(request)
+            #expect(response.status == 401)
+            #expect(String(decoding: response.body, as: UTF8.self) == "Invalid Access Token")
+            #expect(response.header("content-type") == "text/plain")
+        }
+    }
+
+    /// The real API answers XML without `Accept: application/json` (reference §1.1); so does the fixture.
+    @Test func withoutAcceptTheAnswerIsXMLAndUndecodable() throws {
+        let routes = try TradierFixtureRoutes.load()
+        let request = try factory.quotes(["AAPL"]).get()
+        var bare = request.urlRequest
+        bare.setValue(nil, forHTTPHeaderField: "Accept")
+        let response = try routes.answer(bare)
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/xml")
+        #expect(throws: BrokerError.self) { try request.decode(response) }
+    }
+
+    @Test func rateLimitRouteCarriesBothHeaders() throws {
+        let routes = try TradierFixtureRoutes.load()
+        let response = try routes.answer(try factory.quotes(["LIMIT"]).get().urlRequest)
+        #expect(response.status == 429)
+        #expect(response.header("X-Ratelimit-Expiry") == "1731528960000")
+        #expect(response.header("Retry-After") == "30")
+    }
+}

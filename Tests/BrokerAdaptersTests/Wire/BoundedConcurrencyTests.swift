@@ -1,0 +1,40 @@
+import BrokerAdapters
+import Domain
+import Synchronization
+import Testing
+
+@Suite struct BoundedConcurrencyTests {
+    final class Gauge: Sendable {
+        let state = Mutex((running: 0, peak: 0))
+        func enter() { state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) } }
+        func leave() { state.withLock { $0.running -= 1 } }
+        var peak: Int { state.withLock { $0.peak } }
+    }
+
+    @Test func resultsInItemOrderWithFailuresInPlace() async {
+        let results = await BoundedConcurrency.results(for: Array(0..<10), limit: 3) { item throws(BrokerError) in
+            if item == 4 { throw .unknownSymbol("4") }
+            return item * 10
+        }
+        #expect(results.count == 10)
+        #expect(results.map { try? $0.get() } == [0, 10, 20, 30, nil, 50, 60, 70, 80, 90])
+        #expect(results[4] == .failure(.unknownSymbol("4")))
+    }
+
+    @Test func neverMoreThanTheLimitInFlight() async {
+        let gauge = Gauge()
+        let results = await BoundedConcurrency.results(for: Array(0..<20), limit: 4) { item throws(BrokerError) in
+            gauge.enter()
+            defer { gauge.leave() }
+            await Task.yield()
+            return item
+        }
+        #expect(results.count == 20)
+        #expect(gauge.peak >= 1 && gauge.peak <= 4)
+    }
+
+    @Test func noItemsNoWork() async {
+        let results = await BoundedConcurrency.results(for: [Int](), limit: 4) { item throws(BrokerError) in item }
+        #expect(results.isEmpty)
+    }
+}
