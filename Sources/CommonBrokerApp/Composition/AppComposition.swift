@@ -40,15 +40,21 @@ struct AppComposition {
             notes.append(StatusMessage(.warning, warning))
         }
 
-        // Real brokers arrive with the networking layer; until then a configured one is named, not ignored.
-        let configuredRealBrokers = config.brokers.enabled.map(\.id)
-        if !configuredRealBrokers.isEmpty {
-            notes.append(StatusMessage(.warning, "\(configuredRealBrokers.joined(separator: ", ")) configured, but real brokers are not available in this version yet; showing the demo"))
+        // Real brokers from the config (none with --demo); the demo runs when nothing real is enabled, or
+        // beside them when the config asks for it.
+        var real: [BrokerAssembly.Broker] = []
+        if !options.demo, !config.brokers.enabled.isEmpty {
+            let servicer = try BrokerAssembly.servicer(options: options)
+            real = BrokerAssembly.build(config: config, options: options, environment: environment, servicer: servicer)
         }
+        let showDemo = real.isEmpty || config.brokers.demo.enabled
         let seed = config.brokers.demo.seed ?? UInt64.random(in: 0...UInt64.max)
-        let demoBrokers = DemoBrokers.make(settings: DemoBrokerSettings(seed: seed, tickInterval: config.brokers.demo.tickInterval))
-        let brokers = demoBrokers.map(\.branding)
-        let hub = MarketDataHub(services: demoBrokers.map { AnyStreamingQuoteService($0) }, randomSeed: seed)
+        let demoBrokers = showDemo
+            ? DemoBrokers.make(settings: DemoBrokerSettings(seed: seed, tickInterval: config.brokers.demo.tickInterval))
+            : []
+        let quoteServices: [any QuoteService] = real.map(\.quoteService) + demoBrokers
+        let streams = real.map(\.stream) + demoBrokers.map { AnyStreamingQuoteService($0) }
+        let hub = MarketDataHub(services: streams, randomSeed: seed)
 
         let watchlist: WatchlistStore
         if let symbols = options.symbols {
@@ -64,12 +70,12 @@ struct AppComposition {
 
         return AppComposition(
             config: config,
-            brokers: brokers,
-            quoteServices: demoBrokers,
-            accountServices: [],
+            brokers: streams.map(\.branding),
+            quoteServices: quoteServices,
+            accountServices: real.compactMap(\.accountService),
             hub: hub,
             watchlist: watchlist,
-            isDemo: true,
+            isDemo: showDemo,
             notes: notes,
             colorEnabled: config.usesColor(noColorOption: options.noColor, environment: environment)
         )
