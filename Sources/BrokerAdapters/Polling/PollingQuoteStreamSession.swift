@@ -84,8 +84,12 @@ final class PollingQuoteStreamSession: QuoteStreamSession {
             self.continuation = continuation
         }
 
+        /// Signalling under the state lock, like `nextStep`'s reset, makes each change either seen by the
+        /// loop's next decision or announced to its next wait, never both (no spurious wake-ups) nor neither.
         func subscribe(_ symbols: Set<String>) {
-            if state.withLock({ $0.subscribe(symbols) }) { wake.signal() }
+            state.withLock { state in
+                if state.subscribe(symbols) { wake.signal() }
+            }
         }
 
         func unsubscribe(_ symbols: Set<String>) {
@@ -99,7 +103,10 @@ final class PollingQuoteStreamSession: QuoteStreamSession {
         }
 
         func nextStep(now: Duration) -> PollingState.Step {
-            state.withLock { $0.nextStep(now: now) }
+            state.withLock { state in
+                wake.reset()
+                return state.nextStep(now: now)
+            }
         }
 
         func stillDue(_ symbols: [String]) -> [String] {

@@ -22,6 +22,12 @@ final class WakeSignal: Sendable {
         waiter?.resume()
     }
 
+    /// Drops a pending signal. Called just before the waiter reads the state the signals announce, so
+    /// a signal about a change it is about to see cannot wake it again for nothing.
+    func reset() {
+        state.withLock { $0.pending = false }
+    }
+
     /// Returns on the next signal (or a pending one), or when the task is cancelled.
     func wait() async {
         await withTaskCancellationHandler {
