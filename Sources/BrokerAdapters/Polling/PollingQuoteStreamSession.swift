@@ -1,0 +1,141 @@
+import Domain
+import Synchronization
+
+/// One polling "connection": a loop that asks `PollingState` what to do, waits on the clock or the rate
+/// limiter, calls `quotes(for:)` and yields what the state makes of the answer. All decisions are the
+/// state's; this only executes them.
+final class PollingQuoteStreamSession: QuoteStreamSession {
+    let events: AsyncThrowingStream<QuoteEvent, any Error>
+    private let connection: Connection
+    private let loop: Task<Void, Never>
+
+    init(service: any QuoteService, settings: PollingSettings, rateLimiter: RequestRateLimiter, clock: ElapsedClock) {
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, throwing: (any Error).self)
+        let connection = Connection(state: PollingState(settings: settings), continuation: continuation)
+        let loop = Task {
+            await Self.run(connection, service: service, rateLimiter: rateLimiter, clock: clock)
+        }
+        // A reader that stops listening (its task cancelled, the stream dropped) stops the polling.
+        continuation.onTermination = { _ in loop.cancel() }
+        self.events = events
+        self.connection = connection
+        self.loop = loop
+    }
+
+    deinit {
+        loop.cancel()
+    }
+
+    func subscribe(_ symbols: Set<String>) async {
+        connection.subscribe(symbols)
+    }
+
+    func unsubscribe(_ symbols: Set<String>) async {
+        connection.unsubscribe(symbols)
+    }
+
+    /// Ends the stream and returns once the loop has stopped, so no request starts after this returns.
+    func close() async {
+        connection.close()
+        loop.cancel()
+        await loop.value
+    }
+
+    private static func run(
+        _ connection: Connection, service: any QuoteService, rateLimiter: RequestRateLimiter, clock: ElapsedClock
+    ) async {
+        while !Task.isCancelled {
+            switch connection.nextStep(now: clock.now()) {
+            case .finished:
+                return
+            case .idle:
+                await connection.wake.wait()
+            case .sleep(let deadline):
+                await connection.sleep(until: deadline, on: clock)
+            case .poll(let batch):
+                do {
+                    try await rateLimiter.acquire()
+                } catch {
+                    return
+                }
+                let symbols = connection.stillDue(batch)
+                guard !symbols.isEmpty else { continue }
+                let answer: PollingState.Answer
+                do {
+                    answer = .success(try await service.quotes(for: symbols))
+                } catch {
+                    answer = .failure(error)
+                }
+                // Closed while the request was out: its answer belongs to nobody.
+                guard !Task.isCancelled else { return }
+                guard connection.answered(symbols, with: answer, at: clock.now()) else { return }
+            }
+        }
+    }
+
+    /// The state and the stream's continuation, shared by the session's methods and its loop.
+    private final class Connection: Sendable {
+        let wake = WakeSignal()
+        private let state: Mutex<PollingState>
+        private let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+
+        init(state: PollingState, continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation) {
+            self.state = Mutex(state)
+            self.continuation = continuation
+        }
+
+        /// Signalling under the state lock, like `nextStep`'s reset, makes each change either seen by the
+        /// loop's next decision or announced to its next wait, never both (no spurious wake-ups) nor neither.
+        func subscribe(_ symbols: Set<String>) {
+            state.withLock { state in
+                if state.subscribe(symbols) { wake.signal() }
+            }
+        }
+
+        func unsubscribe(_ symbols: Set<String>) {
+            state.withLock { $0.unsubscribe(symbols) }
+        }
+
+        func close() {
+            state.withLock { $0.close() }
+            continuation.finish()
+            wake.signal()
+        }
+
+        func nextStep(now: Duration) -> PollingState.Step {
+            state.withLock { state in
+                wake.reset()
+                return state.nextStep(now: now)
+            }
+        }
+
+        func stillDue(_ symbols: [String]) -> [String] {
+            state.withLock { $0.stillDue(symbols) }
+        }
+
+        /// Yields what the answer produces; false once the stream is over. Yielding under the lock keeps
+        /// events in the order the state produced them, even against a concurrent close.
+        func answered(_ symbols: [String], with answer: PollingState.Answer, at now: Duration) -> Bool {
+            state.withLock { state in
+                switch state.pollAnswered(symbols, with: answer, at: now) {
+                case .emit(let events):
+                    for event in events { continuation.yield(event) }
+                    return !state.isFinished
+                case .finish(let error):
+                    continuation.finish(throwing: error)
+                    return false
+                }
+            }
+        }
+
+        /// Sleeps until `deadline` or until a subscription wakes the loop, whichever comes first.
+        func sleep(until deadline: Duration, on clock: ElapsedClock) async {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await clock.sleep(until: deadline) }
+                group.addTask { await self.wake.wait() }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+}
