@@ -214,17 +214,18 @@ import Testing
     }
 
     @Test func largeWatchlistsAreBatchedWithBoundedConcurrency() async throws {
-        let symbols = (0..<250).map { "S\($0)" }
+        // 10 full batches and a partial one: enough to exceed the concurrency bound if it were missing.
+        let symbols = (0..<1_050).map { "S\($0)" }
         let servicer = AlpacaStubServicer { request throws(BrokerError) in
             let asked = self.symbolsQuery(request)?.split(separator: ",") ?? []
             let entries = asked.map { #""\#($0)":{"latestTrade":{"t":"2024-11-13T20:15:02Z","p":10.5}}"# }
             return HTTPResponse(status: 200, body: Data("{\(entries.joined(separator: ","))}".utf8))
         }
         let results = try await broker(servicer).quotes(for: symbols)
-        #expect(results.count == 250)
+        #expect(results.count == 1_050)
         #expect(results.values.allSatisfy { (try? $0.get().last) == 10.5 })
         let batches = servicer.requests.map { symbolsQuery($0)?.split(separator: ",").map(String.init) ?? [] }
-        #expect(batches.map(\.count).sorted() == [50, 100, 100])
+        #expect(batches.map(\.count).sorted() == [50] + Array(repeating: 100, count: 10))
         #expect(Set(batches.flatMap { $0 }) == Set(symbols))
         #expect(servicer.maxInFlight <= 4)
         #expect(AlpacaBroker.symbolsPerRequest == 100)
