@@ -56,7 +56,9 @@ public struct AlpacaRequestFactory: Sendable {
             case .failure: return .failure(.invalidSymbol(symbol))
             }
         }
-        let query = [URLQueryItem(name: "symbols", value: normalized.joined(separator: ",")), URLQueryItem(name: "feed", value: credentials.feed)]
+        var query = [URLQueryItem(name: "symbols", value: normalized.joined(separator: ","))]
+        // No feed means Alpaca's default for the plan: `sip` when paid, `iex` otherwise (reference §3.1).
+        if !credentials.feed.isEmpty { query.append(URLQueryItem(name: "feed", value: credentials.feed)) }
         let secrets = credentials.secretValues
         return request(base: dataBaseURL, path: "/v2/stocks/snapshots", query: query) { response throws(BrokerError) in
             let snapshots: AlpacaSnapshots = try Self.decodeJSON(response, what: "snapshots", secrets: secrets)

@@ -50,6 +50,9 @@ import Testing
         let request = try factory(credentials: sip).snapshots(["SPY"]).get()
         #expect(request.urlRequest.url?.query == "symbols=SPY&feed=sip")
         #expect(request.urlRequest.value(forHTTPHeaderField: "APCA-API-KEY-ID") == "k-id-1")
+
+        let planDefault = AlpacaCredentials(keyID: "k-id-1", secretKey: "s-key-1", feed: "")
+        #expect(try factory(credentials: planDefault).snapshots(["SPY"]).get().urlRequest.url?.query == "symbols=SPY")
     }
 
     @Test func accountRequestGoesToTheTradingAPI() throws {
