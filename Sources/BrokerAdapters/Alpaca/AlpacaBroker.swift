@@ -1,0 +1,130 @@
+import Domain
+import Foundation
+import Networking
+
+/// Alpaca: quotes from the Market Data API's snapshots, the account from the Trading API.
+public struct AlpacaBroker: QuoteService, AccountService, AuthService {
+    public static let branding = ServiceBranding(id: "alpaca", name: "Alpaca", glyph: "A", color: .yellow)
+
+    /// Symbols per snapshots request. Alpaca documents no maximum for `symbols`; 100 keeps the URL short
+    /// (at most 100 × 16 characters, far below common 8 KiB limits) and matches what its SDKs page by.
+    /// The free plan allows 200 requests a minute (reference §3.1), so a 400-symbol watchlist costs 4.
+    public static let symbolsPerRequest = 100
+    /// Requests in flight at once for a large watchlist.
+    static let maxConcurrentRequests = 4
+
+    public var branding: ServiceBranding { Self.branding }
+    private let context: ServiceContext
+    private let factory: AlpacaRequestFactory
+    private let secrets: [String]
+    private let now: @Sendable () -> Date
+
+    /// `now` dates rate-limit reset headers (epoch seconds); tests inject it.
+    public init(context: ServiceContext, credentials: AlpacaCredentials, now: @escaping @Sendable () -> Date = Date.init) {
+        self.context = context
+        self.factory = AlpacaRequestFactory(context: context, credentials: credentials)
+        self.secrets = credentials.secretValues
+        self.now = now
+    }
+
+    /// Quotes keyed and spelled as the user wrote the symbols. Symbols that are not valid symbols, or that
+    /// Alpaca answers with `null` or leaves out, are `.unknownSymbol` rows. Throws when every request failed
+    /// (e.g. rejected keys); when only some batches of a large list fail, their rows carry the error.
+    public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
+        var results: [String: Result<CommonQuote, BrokerError>] = [:]
+        var spellings: [String: [String]] = [:]
+        var canonicalOrder: [String] = []
+        for symbol in symbols where results[symbol] == nil {
+            switch Symbol.normalize(symbol) {
+            case .success(let canonical):
+                if spellings[canonical] == nil { canonicalOrder.append(canonical) }
+                if !(spellings[canonical]?.contains(symbol) ?? false) { spellings[canonical, default: []].append(symbol) }
+            case .failure:
+                results[symbol] = .failure(.unknownSymbol(Symbol.printable(symbol)))
+            }
+        }
+        guard !canonicalOrder.isEmpty else { return results }
+
+        let batches = stride(from: 0, to: canonicalOrder.count, by: Self.symbolsPerRequest).map {
+            Array(canonicalOrder[$0..<min($0 + Self.symbolsPerRequest, canonicalOrder.count)])
+        }
+        let outcomes = await fetchAll(batches)
+        if let firstFailure = outcomes.first, case .failure(let error) = firstFailure,
+           outcomes.allSatisfy({ if case .failure = $0 { true } else { false } }) {
+            throw error
+        }
+        for (batch, outcome) in zip(batches, outcomes) {
+            for canonical in batch {
+                for spelling in spellings[canonical] ?? [] {
+                    switch outcome {
+                    case .success(let snapshots):
+                        results[spelling] = AlpacaQuoteAdapter.quote(symbol: spelling, entry: snapshots.entries[canonical])
+                    case .failure(let error):
+                        results[spelling] = .failure(error)
+                    }
+                }
+            }
+        }
+        return results
+    }
+
+    /// The trading account's cash, buying power and equity.
+    public func balances() async throws(BrokerError) -> [AccountBalance] {
+        let account = try await perform(factory.account())
+        return [AccountBalance(accountID: account.displayName, cash: account.cash, buyingPower: account.buyingPower, equity: account.equity)]
+    }
+
+    /// The account number the keys belong to (`GET /v2/account`).
+    public func validateCredentials() async throws(BrokerError) -> String {
+        try await perform(factory.account()).displayName
+    }
+
+    /// One result per batch, in batch order, with at most `maxConcurrentRequests` in flight.
+    private func fetchAll(_ batches: [[String]]) async -> [Result<AlpacaSnapshots, BrokerError>] {
+        await withTaskGroup(of: (Int, Result<AlpacaSnapshots, BrokerError>).self) { group in
+            var outcomes = [Result<AlpacaSnapshots, BrokerError>](repeating: .failure(.cancelled), count: batches.count)
+            var next = 0
+            func start(_ index: Int) {
+                group.addTask {
+                    do throws(BrokerError) {
+                        return (index, .success(try await perform(factory.snapshots(batches[index]))))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while next < min(Self.maxConcurrentRequests, batches.count) {
+                start(next)
+                next += 1
+            }
+            while let (index, outcome) = await group.next() {
+                outcomes[index] = outcome
+                if next < batches.count {
+                    start(next)
+                    next += 1
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// Sends through the context's servicer, maps Alpaca's error bodies, decodes; every error is scrubbed
+    /// of the key values.
+    private func perform<T>(_ built: Result<Request<T>, RequestConstructionError>) async throws(BrokerError) -> T {
+        let request: Request<T>
+        switch built {
+        case .success(let value): request = value
+        case .failure(let error): throw error.brokerError
+        }
+        do throws(BrokerError) {
+            let raw = try await context.servicer.send(request.urlRequest, secretNames: request.secretNames)
+            let response = AlpacaSecretScrubber.scrub(raw, secrets: secrets)
+            if let error = AlpacaErrorMapping.error(for: response, credentialHint: request.credentialHint, now: now()) {
+                throw error
+            }
+            return try request.decode(response)
+        } catch {
+            throw AlpacaSecretScrubber.scrub(error, secrets: secrets)
+        }
+    }
+}
