@@ -1,0 +1,128 @@
+import Domain
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Networking
+import Testing
+@testable import BrokerAdapters
+
+@Suite struct PolygonBrokerTests {
+    let fixtureBase = URL(string: "http://127.0.0.1:8932")!
+
+    func broker(key: String? = "test-key", servicer: any RequestServicer) -> PolygonBroker {
+        PolygonBroker(
+            context: ServiceContext(baseURLOverrides: ["polygon": fixtureBase], servicer: servicer),
+            credentials: PolygonCredentials(apiKey: key)
+        )
+    }
+
+    @Test func brandingIsStable() {
+        #expect(PolygonBroker.branding == ServiceBranding(id: "polygon", name: "Polygon", glyph: "P", color: .magenta))
+        #expect(broker(servicer: NoNetwork()).branding.id == "polygon")
+    }
+
+    @Test func quotesEachTickerAsTheUserWroteIt() async throws {
+        let servicer = try FixtureRoutesServicer(broker: "polygon")
+        let results = try await broker(servicer: servicer).quotes(for: ["aapl", "MSFT", "ZZZZ"])
+        #expect(results.count == 3)
+        let apple = try #require(try results["aapl"]?.get())
+        #expect(apple.symbol == "aapl" && apple.last == 227.52 && apple.bid == 227.5 && apple.ask == 227.53)
+        #expect(apple.previousClose == 228.86 && apple.volume == 38_211_905)
+        #expect(try results["MSFT"]?.get().last == 423.46)
+        #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
+        for request in servicer.requests {
+            #expect(request.url?.absoluteString.contains("test-key") == false)
+            #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer test-key")
+        }
+        #expect(Set(servicer.requests.compactMap(\.url?.path)) == [
+            "/v2/snapshot/locale/us/markets/stocks/tickers/AAPL",
+            "/v2/snapshot/locale/us/markets/stocks/tickers/MSFT",
+            "/v2/snapshot/locale/us/markets/stocks/tickers/ZZZZ",
+        ])
+    }
+
+    @Test func eachTickersOwnFailureStaysOnItsRow() async throws {
+        let servicer = try FixtureRoutesServicer(broker: "polygon")
+        let results = try await broker(servicer: servicer).quotes(for: ["AAPL", "NVDA", "SERVERERROR", "GARBAGE", "DROP", "TRUNCATE", "NOROUTE", "I:SPX"])
+        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(results["NVDA"] == .failure(.unauthorized(hint: "your Polygon plan does not include this data")))
+        #expect(results["SERVERERROR"] == .failure(.server(status: 500)))
+        #expect(results["GARBAGE"] == .failure(.badResponse("not a Polygon snapshot: <html><body>502 Bad Gateway</body></html>")))
+        #expect(results["DROP"] == .failure(.network("connection closed before any response")))
+        guard case .failure(.badResponse(let detail)) = results["TRUNCATE"] else {
+            Issue.record("truncated body: \(String(describing: results["TRUNCATE"]))")
+            return
+        }
+        #expect(detail.hasPrefix(#"not a Polygon snapshot: {"request_id":"6a7e466379af0a71039d60cc78e72282""#) && detail.count < 110)
+        #expect(results["NOROUTE"] == .failure(.unknownSymbol("NOROUTE")))
+        #expect(results["I:SPX"] == .failure(.unknownSymbol("I:SPX")))
+        #expect(servicer.requests.count == 7)
+    }
+
+    @Test func aRateLimitFailsItsRow() async throws {
+        let results = try await broker(servicer: try FixtureRoutesServicer(broker: "polygon")).quotes(for: ["RATELIMIT"])
+        #expect(results["RATELIMIT"] == .failure(.rateLimited(retryAfter: nil)))
+    }
+
+    @Test func aRejectedKeyThrowsOnceForTheFooter() async throws {
+        let servicer = try FixtureRoutesServicer(broker: "polygon")
+        await #expect(throws: BrokerError.unauthorized(hint: "check POLYGON_API_KEY")) {
+            try await broker(key: "wrong-key", servicer: servicer).quotes(for: ["AAPL", "MSFT"])
+        }
+    }
+
+    @Test func aMissingKeyThrowsWithoutSendingAnything() async {
+        await #expect(throws: BrokerError.unauthorized(hint: "set POLYGON_API_KEY")) {
+            try await broker(key: nil, servicer: NoNetwork()).quotes(for: ["AAPL"])
+        }
+    }
+
+    @Test func theSandboxIsRefusedBecausePolygonHasNone() async {
+        let sandbox = PolygonBroker(context: ServiceContext(environment: .sandbox, servicer: NoNetwork()), credentials: PolygonCredentials(apiKey: "test-key"))
+        await #expect(throws: BrokerError.network("bad base URL polygon has no sandbox; use http(s)://host[:port][/path]")) {
+            try await sandbox.quotes(for: ["AAPL"])
+        }
+    }
+
+    @Test func theProductionHostIsPolygons() throws {
+        let production = PolygonBroker(context: ServiceContext(servicer: NoNetwork()), credentials: PolygonCredentials(apiKey: "test-key"))
+        #expect(try production.factory.snapshot("AAPL").get().urlRequest.url?.host == "api.polygon.io")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func atMostFourRequestsAreInFlight() async throws {
+        let symbols = ["AAPL", "MSFT", "ZZZZ", "NVDA", "IBM", "ORCL", "INTC", "AMD", "TSLA"]
+        let gate = GatedServicer(inner: try FixtureRoutesServicer(broker: "polygon"), batch: 4, expected: symbols.count)
+        let results = try await broker(servicer: gate).quotes(for: symbols)
+        #expect(gate.maxInFlight == 4)
+        #expect(gate.arrived == symbols.count)
+        #expect(results.count == symbols.count)
+    }
+
+    @Test func validationSnapshotsAAPL() async throws {
+        let servicer = try FixtureRoutesServicer(broker: "polygon")
+        #expect(try await broker(servicer: servicer).validateCredentials() == "Polygon API key")
+        #expect(servicer.requests.map(\.url?.absoluteString) == ["http://127.0.0.1:8932/v2/snapshot/locale/us/markets/stocks/tickers/AAPL"])
+        await #expect(throws: BrokerError.unauthorized(hint: "check POLYGON_API_KEY")) {
+            try await broker(key: "wrong-key", servicer: servicer).validateCredentials()
+        }
+    }
+
+    @Test func noErrorEverShowsTheKey() async throws {
+        let servicer = try FixtureRoutesServicer(broker: "polygon")
+        var descriptions: [String] = []
+        let results = try await broker(servicer: servicer)
+            .quotes(for: ["ZZZZ", "NVDA", "RATELIMIT", "SERVERERROR", "GARBAGE", "DROP", "TRUNCATE"])
+        for case .failure(let error) in results.values { descriptions.append(error.description) }
+        do {
+            _ = try await broker(key: "wrong-key", servicer: servicer).quotes(for: ["AAPL"])
+        } catch {
+            descriptions.append(error.description)
+        }
+        #expect(descriptions.count == 8)
+        for description in descriptions {
+            #expect(!description.contains("test-key") && !description.contains("wrong-key"))
+        }
+    }
+}
