@@ -77,17 +77,13 @@ public enum Redaction {
             values.append(value)
             values.append(contentsOf: credentialParts(ofHeaderValue: value))
         }
-        if let url = request.url {
-            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-            for item in items where names.contains(item.name.lowercased()) {
-                guard let value = item.value else { continue }
-                values.append(value)
-                // The raw form too, in case it is echoed still percent-encoded.
-                if let encoded = value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed), encoded != value {
-                    values.append(encoded)
-                }
+        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            // Decoded and as sent (still percent-encoded): a server may echo either.
+            let items = (components.queryItems ?? []) + (components.percentEncodedQueryItems ?? [])
+            for item in items where names.contains((item.name.removingPercentEncoding ?? item.name).lowercased()) {
+                if let value = item.value { values.append(value) }
             }
-            if let password = URLComponents(url: url, resolvingAgainstBaseURL: false)?.password {
+            if let password = components.password {
                 values.append(password)
             }
         }

@@ -91,9 +91,12 @@ public final class URLSessionRequestServicer: RequestServicer {
             words = "TLS handshake failed"
         case .cancelled: words = "cancelled"
         case .unsupportedURL, .badURL: words = "unsupported URL"
+        // FoundationNetworking reports a body cut short (curl's "transfer closed with N bytes remaining
+        // to read") as an unknown error; its text names no URL, but only its meaning is kept.
+        case .unknown where nsError.localizedDescription.hasPrefix("transfer closed"): words = "connection lost mid-answer"
         case .httpTooManyRedirects, .redirectToNonExistentLocation: words = "too many redirects"
         case .cannotDecodeContentData, .cannotDecodeRawData, .cannotParseResponse: words = "unreadable response"
-        default: words = "error \(nsError.code)"
+        default: words = "connection failed, URL error \(nsError.code)"
         }
         return place.map { "\(words) (\($0))" } ?? words
     }
