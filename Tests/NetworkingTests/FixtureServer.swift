@@ -140,17 +140,20 @@ final class FixtureServer: Sendable {
 
     private static let sharedServer = Task { try await FixtureServer.start() }
 
-    /// SIGTERM, then reap. Safe to call twice.
-    func stop() {
+    /// Closes the server's stdin, sends `signal` (none: the closed stdin alone must stop it) and reaps it.
+    /// Returns its exit status (128 + n if killed by signal n), or nil if it was already stopped.
+    @discardableResult
+    func stop(signal: Int32? = SIGTERM) -> Int32? {
         let wasStopped = stopped.withLock { stopped -> Bool in
             defer { stopped = true }
             return stopped
         }
-        guard !wasStopped else { return }
+        guard !wasStopped else { return nil }
         close(stdinWriteEnd)
-        Self.terminate(pid)
+        let status = Self.terminate(pid, signal: signal)
         close(stdoutReadEnd)
         unlink(stderrPath)
+        return status
     }
 
     func url(_ pathAndQuery: String) -> URL {
@@ -219,20 +222,24 @@ final class FixtureServer: Sendable {
         }
     }
 
-    /// SIGTERM and reap; SIGKILL if it has not exited within two seconds.
-    private static func terminate(_ pid: pid_t) {
-        kill(pid, SIGTERM)
+    /// Sends `signal` and reaps; SIGKILL if it has not exited within two seconds. The exit status.
+    @discardableResult
+    private static func terminate(_ pid: pid_t, signal: Int32? = SIGTERM) -> Int32 {
+        if let signal { kill(pid, signal) }
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(2)
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid || (reaped == -1 && errno != EINTR) { return }
+            if reaped == pid { break }
+            if reaped == -1 && errno != EINTR { return -1 }
             if Date() >= deadline {
                 kill(pid, SIGKILL)
                 while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                return
+                break
             }
             usleep(5_000)
         }
+        // WIFEXITED / WEXITSTATUS are macros; decoded by hand.
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }

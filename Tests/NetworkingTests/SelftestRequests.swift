@@ -68,7 +68,11 @@ func brokerError<T>(_ body: () async throws(BrokerError) -> T) async -> BrokerEr
 
 /// A loopback port nothing listens on: bound, read back, closed. Connecting to it is refused.
 func unusedLoopbackPort() throws -> Int {
+    #if canImport(Glibc)
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
     defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
