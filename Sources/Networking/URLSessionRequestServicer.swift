@@ -56,7 +56,7 @@ public final class URLSessionRequestServicer: RequestServicer {
     private static func outcome(data: Data?, response: URLResponse?, error: (any Error)?, ending: Ending?, request: URLRequest) -> Result<HTTPResponse, BrokerError> {
         switch ending {
         case .cancelled?: return .failure(.cancelled)
-        case .timedOut?: return .failure(.network("timed out"))
+        case .timedOut?: return .failure(.network(phrase("timed out", url: request.url)))
         case nil: break
         }
         if let error {
@@ -75,7 +75,6 @@ public final class URLSessionRequestServicer: RequestServicer {
     /// A few words for a table cell or footer. Only the host and port are named: the URL's query may hold
     /// a secret, and the path adds nothing a user can act on.
     static func reason(for error: any Error, url: URL?) -> String {
-        let place = url.flatMap { url in url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } }
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else { return "request failed" }
         let words: String
@@ -98,7 +97,13 @@ public final class URLSessionRequestServicer: RequestServicer {
         case .cannotDecodeContentData, .cannotDecodeRawData, .cannotParseResponse: words = "unreadable response"
         default: words = "connection failed, URL error \(nsError.code)"
         }
-        return place.map { "\(words) (\($0))" } ?? words
+        return phrase(words, url: url)
+    }
+
+    /// `words (host:port)`: only the host and port, never the path or query.
+    private static func phrase(_ words: String, url: URL?) -> String {
+        guard let host = url?.host else { return words }
+        return "\(words) (\(url?.port.map { "\(host):\($0)" } ?? host))"
     }
 }
 
