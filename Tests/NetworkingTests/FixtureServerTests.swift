@@ -1,0 +1,101 @@
+import Domain
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Networking
+import Testing
+
+/// The fixture server's own semantics (Tests/Fixtures/http_fixture_server.py), which every broker's live
+/// tests rely on: matching, ordering, nested route files, the log, and how it stops.
+@Suite struct FixtureServerTests {
+    let marker = UUID().uuidString
+    let servicer = URLSessionRequestServicer(timeout: 5)
+
+    private func get(_ server: FixtureServer, _ path: String, headers: [String: String] = [:]) async throws -> HTTPResponse {
+        var request = URLRequest(url: server.url(path + (path.contains("?") ? "&" : "?") + "marker=\(marker)"))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return try await servicer.send(request, secretNames: [])
+    }
+
+    @Test func routeFilesAreFoundRecursivelyAndBodiesAreRelativeToThem() async throws {
+        let server = try await FixtureServer.shared()
+
+        let response = try await get(server, "/nested/hello")
+
+        #expect(response.status == 200)
+        #expect(response.body == (try SelftestRequests.bytes(of: "nested/bodies/hello.txt")))
+        #expect(response.header("Content-Type") == "text/plain; charset=utf-8")
+        #expect(response.header("Connection") == "close")
+    }
+
+    @Test func theFirstMatchingRouteAnswers() async throws {
+        let server = try await FixtureServer.shared()
+        #expect(try await get(server, "/nested/order").body == Data("first".utf8))
+    }
+
+    @Test func queryValuesAndRequiredHeadersMustMatchExactly() async throws {
+        let server = try await FixtureServer.shared()
+        let headers = ["Authorization": "Bearer test-token", "Accept": "application/json"]
+
+        let exact = try await get(server, "/v1/quotes?symbols=AAPL,MSFT&extra=1", headers: headers)
+        let otherValue = try await get(server, "/v1/quotes?symbols=AAPL", headers: headers)
+        let otherToken = try await get(server, "/v1/quotes?symbols=AAPL,MSFT", headers: ["Authorization": "Bearer nope", "Accept": "application/json"])
+
+        #expect(exact.status == 200)
+        #expect(otherValue.status == 401)
+        #expect(otherToken.status == 401)
+    }
+
+    @Test func anUnknownRouteIsA404WithAJSONBody() async throws {
+        let server = try await FixtureServer.shared()
+
+        let response = try await get(server, "/v9/nowhere")
+
+        #expect(response.status == 404)
+        #expect(response.body == Data(#"{"error":"no fixture route"}"#.utf8))
+    }
+
+    @Test func anEphemeralSessionSendsNoCookieBack() async throws {
+        let server = try await FixtureServer.shared()
+
+        let first = try await get(server, "/nested/cookie")
+        _ = try await get(server, "/nested/cookie")
+
+        #expect(first.header("Set-Cookie") == "session=abc; Path=/")
+        let logged = try await server.requestLog().filter { $0.isMarked(marker) }
+        #expect(logged.count == 2)
+        #expect(logged.allSatisfy { $0.header("Cookie") == nil })
+    }
+
+    @Test func theLogRecordsRequestsAndCanBeCleared() async throws {
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+
+        _ = try await get(server, "/v1/quotes?symbols=A&symbols=B", headers: ["X-Probe": "1"])
+        let logged = try await server.requestLog()
+        try await server.clearLog()
+        let cleared = try await server.requestLog()
+
+        #expect(logged.count == 1)
+        #expect(logged.first?.method == "GET")
+        #expect(logged.first?.path == "/v1/quotes")
+        #expect(logged.first?.query == ["symbols": ["A", "B"], "marker": [marker]])
+        #expect(logged.first?.header("x-probe") == "1")
+        #expect(cleared.isEmpty)
+    }
+
+    @Test func itExitsCleanlyOnSIGTERMAndWhenItsStdinCloses() async throws {
+        let terminated = try await FixtureServer.start()
+        let orphaned = try await FixtureServer.start()
+
+        #expect(terminated.stop(signal: SIGTERM) == 0)
+        #expect(orphaned.stop(signal: nil) == 0)
+        #expect(terminated.stop() == nil)
+    }
+}
