@@ -36,7 +36,11 @@ struct BrokerAssembly {
         }
         let live = URLSessionRequestServicer()
         if let directory = options.recordDirectory {
-            return RecordingRequestServicer(wrapping: live, directory: URL(fileURLWithPath: directory))
+            do {
+                return try RecordingRequestServicer(wrapping: live, directory: URL(fileURLWithPath: directory))
+            } catch {
+                throw AppComposition.StartupError(description: "cannot record to \(directory): \(error)")
+            }
         }
         return live
     }
