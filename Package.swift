@@ -39,10 +39,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Test helpers shared by test targets: a manual clock, the fixture HTTP server, a subprocess runner.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Domain"], swiftSettings: strict),
-        .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain"], swiftSettings: strict),
-        .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain"], swiftSettings: strict),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Domain", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
         .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain"], exclude: ["Snapshots"], swiftSettings: strict),
@@ -54,6 +56,6 @@ let package = Package(
             swiftSettings: strict
         ),
         // Drives the real binary inside tmux; needs `swift build` to have produced it.
-        .testTarget(name: "EndToEndTests", swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// A detached tmux server of its own (its own socket), running a shell the test types into, the way a

@@ -1,3 +1,4 @@
+import TestSupport
 import Domain
 import Foundation
 #if canImport(FoundationNetworking)

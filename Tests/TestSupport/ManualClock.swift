@@ -4,13 +4,15 @@ import Synchronization
 /// A clock that moves only when the test advances it (after swift-async-algorithms' `ManualClock`).
 /// Tests wait until code under test is asleep on it (`sleepers(atLeast:)`) instead of sleeping
 /// themselves, so a tick is processed completely before the next one is released.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
+public final class ManualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public init(offset: Duration) { self.offset = offset }
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -47,15 +49,20 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
 
     /// Deadlines of everything asleep on the clock, earliest first.
-    var pendingDeadlines: [Instant] {
+    /// How many sleeps are pending right now.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    public var pendingDeadlines: [Instant] {
         state.withLock { $0.sleepers.map(\.deadline).sorted() }
     }
 
-    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { $0.makeID() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -85,7 +92,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time forward and wakes every sleeper whose deadline has come.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -98,7 +105,7 @@ final class ManualClock: Clock, Sendable {
 
     /// Waits until at least `count` tasks sleep on the clock. False when that has not happened within
     /// `timeout` of real time, which only a broken implementation causes; tests fail on it.
-    func sleepers(atLeast count: Int = 1, within timeout: Duration = .seconds(10)) async -> Bool {
+    public func sleepers(atLeast count: Int = 1, within timeout: Duration = .seconds(10)) async -> Bool {
         let id = state.withLock { $0.makeID() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let enough = state.withLock { state -> Bool in

@@ -7,14 +7,15 @@ import Darwin
 
 /// Runs a program to completion with posix_spawn and waitpid. Foundation's `Process` on Linux did not reap
 /// short-lived tmux clients reliably inside the test runner (they stayed zombies and `waitUntilExit` hung).
-enum Subprocess {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum Subprocess {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Output (stdout and stderr together) goes through a file: a daemon the program starts (the tmux
     /// server) inherits the descriptors, so a pipe might never reach end-of-file.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("cb-subprocess-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
 

@@ -16,30 +16,31 @@ import Synchronization
 /// test process dies, the pipe closes and the server exits, so a crashed run leaves nothing behind.
 /// stdout is a pipe read once, for the `LISTENING <port>` line; stderr goes to a file, quoted when the
 /// server fails to start.
-final class FixtureServer: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class FixtureServer: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// A request as the server saw it (`GET /__log`).
-    struct LoggedRequest: Decodable, Sendable {
-        let method: String
-        let path: String
-        let query: [String: [String]]
-        let headers: [String: String]
+    public struct LoggedRequest: Decodable, Sendable {
+        public let method: String
+        public let path: String
+        public let query: [String: [String]]
+        public let headers: [String: String]
 
         /// Whether the request carried `marker=<marker>`: see `shared()`.
-        func isMarked(_ marker: String) -> Bool {
+        public func isMarked(_ marker: String) -> Bool {
             query["marker"]?.contains(marker) == true
         }
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.key.lowercased() == name.lowercased() }?.value
         }
     }
 
-    let port: Int
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public let port: Int
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     private let pid: pid_t
     private let stdinWriteEnd: Int32
     private let stdoutReadEnd: Int32
@@ -47,12 +48,12 @@ final class FixtureServer: Sendable {
     private let stopped = Mutex(false)
 
     /// Tests/Fixtures, found from this file's path.
-    static let fixturesDirectory = URL(fileURLWithPath: #filePath)
+    public static let fixturesDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// Starts the server on the routes under `root` (every routes.json found recursively) and waits for
     /// it to listen, at most `startTimeout` seconds.
-    init(root: URL = FixtureServer.fixturesDirectory.appendingPathComponent("selftest"), startTimeout: TimeInterval = 10) throws {
+    public init(root: URL = FixtureServer.fixturesDirectory.appendingPathComponent("selftest"), startTimeout: TimeInterval = 10) throws {
         let script = Self.fixturesDirectory.appendingPathComponent("http_fixture_server.py").path
         let stderrPath = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-server-\(UUID().uuidString).log").path
         self.stderrPath = stderrPath
@@ -123,7 +124,7 @@ final class FixtureServer: Sendable {
 
     /// Starts a server without blocking the caller's thread: spawning and waiting for `LISTENING` block,
     /// and a blocked thread of Swift's small cooperative pool would stall every other test.
-    static func start(root: URL = FixtureServer.fixturesDirectory.appendingPathComponent("selftest")) async throws -> FixtureServer {
+    public static func start(root: URL = FixtureServer.fixturesDirectory.appendingPathComponent("selftest")) async throws -> FixtureServer {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try FixtureServer(root: root) })
@@ -134,7 +135,7 @@ final class FixtureServer: Sendable {
     /// One selftest server for the whole test process, started on first use and never stopped: it exits
     /// when the test process does (its stdin closes). Tests that share it tell their requests apart in
     /// the log with a query item of their own (routes allow extra query items).
-    static func shared() async throws -> FixtureServer {
+    public static func shared() async throws -> FixtureServer {
         try await sharedServer.value
     }
 
@@ -143,7 +144,7 @@ final class FixtureServer: Sendable {
     /// Closes the server's stdin, sends `signal` (none: the closed stdin alone must stop it) and reaps it.
     /// Returns its exit status (128 + n if killed by signal n), or nil if it was already stopped.
     @discardableResult
-    func stop(signal: Int32? = SIGTERM) -> Int32? {
+    public func stop(signal: Int32? = SIGTERM) -> Int32? {
         let wasStopped = stopped.withLock { stopped -> Bool in
             defer { stopped = true }
             return stopped
@@ -156,17 +157,17 @@ final class FixtureServer: Sendable {
         return status
     }
 
-    func url(_ pathAndQuery: String) -> URL {
+    public func url(_ pathAndQuery: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
     }
 
     /// Every request the server received since the start or the last `clearLog()`.
-    func requestLog() async throws -> [LoggedRequest] {
+    public func requestLog() async throws -> [LoggedRequest] {
         let (data, _) = try await Self.fetch(URLRequest(url: url("/__log")))
         return try JSONDecoder().decode([LoggedRequest].self, from: data)
     }
 
-    func clearLog() async throws {
+    public func clearLog() async throws {
         var request = URLRequest(url: url("/__log/clear"))
         request.httpMethod = "POST"
         _ = try await Self.fetch(request)
@@ -174,7 +175,7 @@ final class FixtureServer: Sendable {
 
     /// Waits until the server has logged a request for `path`, at most `timeout` seconds. For tests that
     /// must act while a request is in flight (cancellation).
-    func waitForRequest(path: String, marker: String? = nil, timeout: TimeInterval = 5) async throws {
+    public func waitForRequest(path: String, marker: String? = nil, timeout: TimeInterval = 5) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try await requestLog().contains(where: { $0.path == path && (marker == nil || $0.isMarked(marker!)) }) { return }
