@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PREFIX ?= /usr/local
 # Debian packages the build, the demo and the tests need.
-APT_BUILD := libncurses-dev pkg-config
+APT_BUILD := libncurses-dev libssl-dev pkg-config
 APT_TEST := tmux python3-venv openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -38,11 +38,18 @@ demo: release
 run: release
 	.build/release/commonbroker
 
+# Python peers for the tests (an independent WebSocket implementation), in a local virtual environment.
+VENV := $(CURDIR)/.venv
+$(VENV)/.ready: | deps-test
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check 'websockets>=12'
+	touch $@
+
 # Builds every target (the benchmarks too, so they cannot rot); the end-to-end tests drive the debug
 # binary inside tmux.
-test: deps-test
+test: deps-test $(VENV)/.ready
 	$(SWIFT) build
-	COMMONBROKER_BIN=$(CURDIR)/.build/debug/commonbroker $(SWIFT) test --parallel
+	COMMONBROKER_BIN=$(CURDIR)/.build/debug/commonbroker COMMONBROKER_PYTHON=$(VENV)/bin/python3 $(SWIFT) test --parallel
 
 # Ours against the reference hub design, the renderer, the decoders and start-up (the release app in a
 # pty). A few minutes; prints the table and writes bench-results.json. BENCH_ARGS=--quick for a dry run.
