@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,8 +124,9 @@ static inline void cb_signals_relay(int signal_number) {
 }
 
 // Restores the terminal, puts back whatever handled the signal before us (SIG_DFL, or Swift's
-// backtracer) and raises again: the signal is blocked while we run, so the previous action takes over
-// as soon as we return. A synchronous fault re-executes the faulting instruction and lands there too.
+// backtracer) and raises again with the signal unblocked, so that handler runs right here, nested. If it
+// returns (the signal came from kill(), not a fault, and the backtracer does not end the process), the
+// process still dies the default way: the terminal is no longer ours, so carrying on would draw garbage.
 static inline void cb_signals_crash(int signal_number) {
     cb_signals_emergency_restore();
     if (signal_number > 0 && signal_number < CB_SIGNAL_SLOTS && cb_signals()->installed[signal_number]) {
@@ -133,7 +135,14 @@ static inline void cb_signals_crash(int signal_number) {
     } else {
         signal(signal_number, SIG_DFL);
     }
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, signal_number);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
     raise(signal_number);
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+    _exit(128 + signal_number);
 }
 
 static inline void cb_signals_atexit(void) { cb_signals_emergency_restore(); }

@@ -108,6 +108,20 @@ import Testing
         }
     }
 
+    /// A crash signal restores the terminal before the process dies. Swift's interactive backtracer is off
+    /// here so the test does not wait on its prompt; by hand, with it on, the backtrace prints on a sane
+    /// terminal and the process still exits with 139.
+    @Test func crashSignalRestoresTheTerminalAndEndsTheProcess() throws {
+        let session = try makeSession()
+        try session.type("export SWIFT_BACKTRACE=enable=no; clear")
+        #expect(try startDemo(session) != nil, "demo did not start:\n\(session.lastScreen)")
+        let kill = try Subprocess.run("/usr/bin/pkill", ["-SEGV", "-f", "^\(binary) --demo"])
+        #expect(kill.status == 0, "pkill found no commonbroker")
+        try expectTerminalRestored(session, "after SIGSEGV")
+        let gone = try Subprocess.run("/usr/bin/pgrep", ["-f", "^\(binary) --demo"])
+        #expect(gone.status == 1, "the process survived its crash signal")
+    }
+
     @Test func suspendAndResume() throws {
         let session = try makeSession()
         #expect(try startDemo(session) != nil)
