@@ -1,17 +1,28 @@
 import Foundation
 
-/// RFC 3339 timestamps parsed by hand: `2024-11-13T20:15:03.123456789Z`, 0–9 fraction digits, `Z` or a
+/// RFC 3339 timestamps parsed by hand: `2024-11-13T20:15:03.123456789Z`, any number of fraction digits
+/// (nanoseconds kept, the rest dropped), `Z` or a
 /// `±hh:mm` offset. Foundation's `ISO8601DateFormatter` is unreliable past 3 fraction digits (reference
 /// §0), and Alpaca sends up to 9.
 public enum RFC3339 {
     /// An instant as whole seconds since 1970 plus nanoseconds (0..<1e9): exact, unlike `Date`.
-    public struct Instant: Sendable, Hashable {
+    /// An exact instant: whole seconds and nanoseconds, ordered, printed as `seconds.nanoseconds`.
+    public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         public var secondsSince1970: Int64
         public var nanoseconds: Int32
 
         public init(secondsSince1970: Int64, nanoseconds: Int32) {
             self.secondsSince1970 = secondsSince1970
             self.nanoseconds = nanoseconds
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            (lhs.secondsSince1970, lhs.nanoseconds) < (rhs.secondsSince1970, rhs.nanoseconds)
+        }
+
+        public var description: String {
+            let fraction = String(nanoseconds)
+            return "\(secondsSince1970)." + String(repeating: "0", count: max(0, 9 - fraction.count)) + fraction
         }
 
         /// The nearest `Date`. Built from the reference date, which is what `Date` stores, so the
@@ -42,13 +53,13 @@ public enum RFC3339 {
         var nanoseconds: Int64 = 0
         if reader.skip(".") {
             var count = 0
+            // RFC 3339 allows any number of fraction digits ("." 1*DIGIT); past nanoseconds they are dropped.
             while let digit = reader.digit() {
                 count += 1
-                guard count <= 9 else { return nil }
-                nanoseconds = nanoseconds * 10 + Int64(digit)
+                if count <= 9 { nanoseconds = nanoseconds * 10 + Int64(digit) }
             }
             guard count > 0 else { return nil }
-            for _ in count..<9 { nanoseconds *= 10 }
+            for _ in min(count, 9)..<9 { nanoseconds *= 10 }
         }
 
         let offsetSeconds: Int64
