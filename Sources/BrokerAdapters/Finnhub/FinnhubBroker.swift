@@ -30,16 +30,11 @@ public struct FinnhubBroker: QuoteService, AuthService {
     /// (every symbol unauthorized) or a missing key throws, so the footer can say "check FINNHUB_TOKEN".
     /// After a 401 or 429 the symbols not yet sent fail the same way instead of being sent.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        let servicer = self.servicer
-        let rejectedKey = BrokerError.unauthorized(hint: factory.credentialHint)
-        return try await PerSymbolQuotes.collect(
-            symbols, maxInFlight: Self.maxRequestsInFlight,
-            request: factory.quote,
-            endsBatch: { error in
-                if case .rateLimited = error { return true }
-                return error == rejectedKey
-            },
-            fetch: { request, symbol in await Self.fetch(request, symbol: symbol, servicer: servicer) }
+        try await PerSymbolQuotes.quotes(
+            for: symbols, maxInFlight: Self.maxRequestsInFlight, credentialHint: factory.credentialHint,
+            servicer: servicer, request: factory.quote,
+            error: { response, _, hint in FinnhubResponseMapping.error(for: response, credentialHint: hint) },
+            quote: FinnhubResponseMapping.quote(from:symbol:)
         )
     }
 
@@ -47,25 +42,8 @@ public struct FinnhubBroker: QuoteService, AuthService {
     /// `AAPL` (the cheapest call that proves the key) and the display name is the key's kind.
     /// An all-zeros answer still proves the key was accepted.
     public func validateCredentials() async throws(BrokerError) -> String {
-        let symbol = Self.validationSymbol
-        switch try await quotes(for: [symbol])[symbol] {
-        case .success, .failure(.unknownSymbol): return "Finnhub API key"
-        case .failure(let error): throw error
-        case nil: throw .badResponse("finnhub: no answer for \(symbol)")
-        }
-    }
-
-    private static func fetch(
-        _ request: Request<FinnhubQuote>, symbol: String, servicer: any RequestServicer
-    ) async -> Result<CommonQuote, BrokerError> {
-        do throws(BrokerError) {
-            let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
-            if let error = FinnhubResponseMapping.error(for: response, credentialHint: request.credentialHint) {
-                return .failure(error)
-            }
-            return FinnhubResponseMapping.quote(from: try request.decode(response), symbol: symbol)
-        } catch {
-            return .failure(error)
+        try await PerSymbolQuotes.validate(broker: "finnhub", symbol: Self.validationSymbol, displayName: "Finnhub API key") {
+            (symbols: [String]) async throws(BrokerError) in try await quotes(for: symbols)
         }
     }
 }

@@ -33,16 +33,11 @@ public struct PolygonBroker: QuoteService, AuthService {
     /// (every symbol unauthorized) or a missing key throws, so the footer can say "check POLYGON_API_KEY".
     /// After a 401 or 429 the symbols not yet sent fail the same way instead of being sent.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        let servicer = self.servicer
-        let rejectedKey = BrokerError.unauthorized(hint: factory.credentialHint)
-        return try await PerSymbolQuotes.collect(
-            symbols, maxInFlight: Self.maxRequestsInFlight,
-            request: factory.snapshot,
-            endsBatch: { error in
-                if case .rateLimited = error { return true }
-                return error == rejectedKey
-            },
-            fetch: { request, symbol in await Self.fetch(request, symbol: symbol, servicer: servicer) }
+        try await PerSymbolQuotes.quotes(
+            for: symbols, maxInFlight: Self.maxRequestsInFlight, credentialHint: factory.credentialHint,
+            servicer: servicer, request: factory.snapshot,
+            error: PolygonResponseMapping.error(for:symbol:credentialHint:),
+            quote: PolygonResponseMapping.quote(from:symbol:)
         )
     }
 
@@ -50,25 +45,8 @@ public struct PolygonBroker: QuoteService, AuthService {
     /// the key's kind. A key whose plan lacks snapshots fails here with the plan hint, since quotes would
     /// fail the same way.
     public func validateCredentials() async throws(BrokerError) -> String {
-        let symbol = Self.validationSymbol
-        switch try await quotes(for: [symbol])[symbol] {
-        case .success, .failure(.unknownSymbol): return "Polygon API key"
-        case .failure(let error): throw error
-        case nil: throw .badResponse("polygon: no answer for \(symbol)")
-        }
-    }
-
-    private static func fetch(
-        _ request: Request<PolygonSnapshotResponse>, symbol: String, servicer: any RequestServicer
-    ) async -> Result<CommonQuote, BrokerError> {
-        do throws(BrokerError) {
-            let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
-            if let error = PolygonResponseMapping.error(for: response, symbol: symbol, credentialHint: request.credentialHint) {
-                return .failure(error)
-            }
-            return PolygonResponseMapping.quote(from: try request.decode(response), symbol: symbol)
-        } catch {
-            return .failure(error)
+        try await PerSymbolQuotes.validate(broker: "polygon", symbol: Self.validationSymbol, displayName: "Polygon API key") {
+            (symbols: [String]) async throws(BrokerError) in try await quotes(for: symbols)
         }
     }
 }

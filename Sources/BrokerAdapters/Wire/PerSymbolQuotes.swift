@@ -3,8 +3,49 @@ import Networking
 
 /// Quotes from APIs without a batch endpoint (Finnhub's quote, Polygon's single-ticker snapshot): one
 /// request per distinct symbol, at most `maxInFlight` at a time, a result per symbol as the user wrote it.
-/// Used by both Finnhub and Polygon; it belongs with the shared wire helpers once those exist.
+/// Used by both Finnhub and Polygon.
 enum PerSymbolQuotes {
+    /// A per-symbol broker's whole `quotes(for:)`: build each request, send it, map an error status with the
+    /// broker's own rules, decode, and map the wire value to a quote. A rejected key or a rate limit ends the
+    /// batch (see `collect`).
+    static func quotes<Wire: Sendable>(
+        for symbols: [String], maxInFlight: Int, credentialHint: String, servicer: any RequestServicer,
+        request: (String) -> Result<Request<Wire>, RequestConstructionError>,
+        error: @escaping @Sendable (_ response: HTTPResponse, _ symbol: String, _ credentialHint: String) -> BrokerError?,
+        quote: @escaping @Sendable (_ wire: Wire, _ symbol: String) -> Result<CommonQuote, BrokerError>
+    ) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
+        let rejectedKey = BrokerError.unauthorized(hint: credentialHint)
+        return try await collect(
+            symbols, maxInFlight: maxInFlight, request: request,
+            endsBatch: { failure in
+                if case .rateLimited = failure { return true }
+                return failure == rejectedKey
+            },
+            fetch: { request, symbol in
+                do throws(BrokerError) {
+                    let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
+                    if let failure = error(response, symbol, request.credentialHint) { return .failure(failure) }
+                    return quote(try request.decode(response), symbol)
+                } catch {
+                    return .failure(error)
+                }
+            }
+        )
+    }
+
+    /// Credential check for brokers without a "who am I" endpoint: one quote of `symbol` proves the key
+    /// (an unknown-symbol answer still means the key was accepted); the display name is the key's kind.
+    static func validate(
+        broker: String, symbol: String, displayName: String,
+        quotes: ([String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>]
+    ) async throws(BrokerError) -> String {
+        switch try await quotes([symbol])[symbol] {
+        case .success, .failure(.unknownSymbol): return displayName
+        case .failure(let error): throw error
+        case nil: throw .badResponse("\(broker): no answer for \(symbol)")
+        }
+    }
+
     /// - `request` builds the request for a canonical symbol. `.invalidSymbol` fails that symbol only; any
     ///   other construction error (missing key, bad base URL) fails the whole call before anything is sent.
     /// - `endsBatch` says a failure holds for every symbol (the key is rejected, the rate limit is hit):
