@@ -41,7 +41,7 @@ public struct FinnhubRequestFactory: Sendable {
         case .success(let normalized): canonical = normalized
         case .failure: return .failure(.invalidSymbol(symbol))
         }
-        return endpoint("/api/v1/quote", query: [URLQueryItem(name: "symbol", value: canonical)]).map { url in
+        return BrokerEndpoint.url(base: baseURL, path: "/api/v1/quote", query: [URLQueryItem(name: "symbol", value: canonical)]).map { url in
             var request = URLRequest(url: url)
             request.httpMethod = "GET"
             request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -55,19 +55,4 @@ public struct FinnhubRequestFactory: Sendable {
     }
 
     /// The base URL (scheme, host, optional port and path prefix) joined with an endpoint path.
-    private func endpoint(_ path: String, query: [URLQueryItem]) -> Result<URL, RequestConstructionError> {
-        baseURL.flatMap { base in
-            guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false),
-                  let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = components.host, !host.isEmpty
-            else { return .failure(.badBaseURL(base.absoluteString)) }
-            var prefix = components.percentEncodedPath
-            while prefix.hasSuffix("/") { prefix.removeLast() }
-            components.percentEncodedPath = prefix + path
-            components.queryItems = query
-            components.fragment = nil
-            guard let url = components.url else { return .failure(.badBaseURL(base.absoluteString)) }
-            return .success(url)
-        }
-    }
 }

@@ -83,12 +83,9 @@ public struct TradierRequestFactory: Sendable {
     private func request<Response: Decodable & Sendable>(
         base: URL, path: String, query: [URLQueryItem], token: String
     ) -> Request<Response> {
-        // The base URL may carry a path prefix (a proxy or fixture server); the endpoint path follows it.
-        var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
-        let prefix = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
-        components.percentEncodedPath = prefix + path
-        components.queryItems = query.isEmpty ? nil : query
-        var urlRequest = URLRequest(url: components.url ?? base)
+        // `base` passed `validBaseURL()`, so joining cannot fail.
+        let url = (try? BrokerEndpoint.url(base: base, path: path, query: query).get()) ?? base
+        var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "GET"
         urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         // Without it Tradier answers XML (reference §1.1).
