@@ -64,7 +64,8 @@ struct BrokerFooter {
         case .connecting: "connecting…"
         case .reconnecting(let attempt, _): "reconnecting \(attempt)"
         case .failed(let reason):
-            "failed: " + TerminalText.truncate(TerminalText.sanitize(reason), toWidth: 24)
+            // Long enough for "unauthorized, check APCA_API_KEY_ID": the one thing the user must read.
+            "failed: " + TerminalText.truncate(TerminalText.sanitize(reason), toWidth: 44)
         case .polling: "polling"
         }
     }

@@ -73,6 +73,16 @@ import Testing
         Snapshot.expect(F.render(state, columns: 60, rows: 12), matches: "accounts-none-60x12")
     }
 
+    @Test func footerSpellsOutWhichCredentialToCheck() {
+        let finnhub = ServiceBranding(id: "finnhub", name: "Finnhub", glyph: "F", color: .green)
+        let brokers = [
+            BrokerStatus(branding: finnhub, state: .failed(reason: "unauthorized, check FINNHUB_TOKEN")),
+            BrokerStatus(branding: F.alpha, state: .live),
+        ]
+        let footer = F.render(F.state(brokers: brokers), columns: 100, rows: 30).lines[29]
+        #expect(footer.contains("F Finnhub failed: unauthorized, check FINNHUB_TOKEN"), "\(footer)")
+    }
+
     @Test func emptyWatchlist() {
         let state = F.state(rows: [], message: nil)
         Snapshot.expect(F.render(state, columns: 60, rows: 12), matches: "empty-60x12")
