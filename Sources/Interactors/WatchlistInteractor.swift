@@ -110,8 +110,17 @@ public actor WatchlistInteractor {
         case .undoRemove:
             await undoRemove()
         }
+        announceWatchlistFileNotes()
         publish(state.viewState())
         return .keepRunning
+    }
+
+    /// An edit can find the file corrupt (another program wrote it) and move it aside; say where, rather
+    /// than whatever the action itself reported.
+    private func announceWatchlistFileNotes() {
+        let notes = watchlist.takeEditNotes()
+        guard !notes.isEmpty else { return }
+        state.message = StatusMessage(.warning, notes.map(\.description).joined(separator: " · "))
     }
 
     // MARK: - Feed

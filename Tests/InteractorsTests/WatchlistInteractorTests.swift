@@ -173,3 +173,26 @@ struct TableAccountService: AccountService {
         #expect(state.message == nil)
     }
 }
+
+@Suite struct WatchlistFileNotesTests {
+    @Test func aCorruptFileFoundDuringAnEditIsAnnounced() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cb-notes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = WatchlistStore(file: WatchlistFile(directory: directory), seed: ["AAPL"])
+        _ = try store.load()
+        // Another program writes garbage after we loaded.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: directory.appendingPathComponent("watchlist.json"))
+        let interactor = WatchlistInteractor(
+            feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: store, isDemo: true,
+            now: { t0 }, publish: { _ in }
+        )
+        _ = await interactor.handle(.beginAdd)
+        for character in "msft" { _ = await interactor.handle(.inputCharacter(character)) }
+        _ = await interactor.handle(.submitInput)
+        let message = try #require(await interactor.viewState.message)
+        #expect(message.kind == .warning)
+        #expect(message.text.contains("watchlist.json.corrupt-"), "\(message.text)")
+        #expect(store.symbols == ["AAPL", "MSFT"])
+    }
+}

@@ -32,7 +32,10 @@ enum InteractiveCommand {
             isDemo: app.isDemo,
             staleAfter: TimeInterval(app.config.staleAfterSeconds),
             highlightFor: Double(app.config.highlightMilliseconds) / 1000,
-            initialMessage: app.notes.last,
+            initialMessage: app.notes.isEmpty ? nil : StatusMessage(
+                app.notes.contains { $0.kind == .error } ? .error : .warning,
+                app.notes.map(\.text).joined(separator: " · ")
+            ),
             publish: { state in
                 box.set(state)
                 session.setNeedsDisplay()
