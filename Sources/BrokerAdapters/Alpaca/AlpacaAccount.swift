@@ -25,10 +25,10 @@ public struct AlpacaAccount: Decodable, Sendable, Hashable {
         accountNumber = try container.decodeIfPresent(String.self, forKey: .accountNumber)
         status = try container.decodeIfPresent(String.self, forKey: .status)
         currency = try container.decodeIfPresent(String.self, forKey: .currency)
-        cash = try container.decodeIfPresent(AlpacaFlexibleDouble.self, forKey: .cash)?.value
-        buyingPower = try container.decodeIfPresent(AlpacaFlexibleDouble.self, forKey: .buyingPower)?.value
-        equity = try container.decodeIfPresent(AlpacaFlexibleDouble.self, forKey: .equity)?.value
-        portfolioValue = try container.decodeIfPresent(AlpacaFlexibleDouble.self, forKey: .portfolioValue)?.value
+        cash = try container.decodeIfPresent(FlexibleDouble.self, forKey: .cash)?.value
+        buyingPower = try container.decodeIfPresent(FlexibleDouble.self, forKey: .buyingPower)?.value
+        equity = try container.decodeIfPresent(FlexibleDouble.self, forKey: .equity)?.value
+        portfolioValue = try container.decodeIfPresent(FlexibleDouble.self, forKey: .portfolioValue)?.value
     }
 
     /// What the user knows the account by: the account number, else the id.
