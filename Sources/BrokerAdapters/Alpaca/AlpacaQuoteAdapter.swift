@@ -37,7 +37,7 @@ enum AlpacaQuoteAdapter {
         guard let stamp else {
             return .failure(.badResponse("alpaca sent no timestamp for \(symbol)"))
         }
-        guard let timestamp = AlpacaTimestamp(stamp) else {
+        guard let timestamp = RFC3339.instant(from: stamp) else {
             return .failure(.badResponse("alpaca timestamp for \(symbol) is not RFC 3339: \(Symbol.printable(String(stamp.prefix(40))))"))
         }
         return .success(CommonQuote(

@@ -18,7 +18,7 @@ import Testing
 
     func routes() throws -> AlpacaStubServicer { try AlpacaStubServicer.fromRoutes() }
 
-    func date(_ text: String) throws -> Date { try #require(AlpacaTimestamp(text)).date }
+    func date(_ text: String) throws -> Date { try #require(RFC3339.date(from: text)) }
 
     /// The error `body` throws, or nil when it returns.
     func thrown<T>(_ body: () async throws(BrokerError) -> T) async -> BrokerError? {

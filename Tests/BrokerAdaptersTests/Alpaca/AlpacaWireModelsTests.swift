@@ -72,11 +72,11 @@ import Testing
         ]
         for (symbol, tradeNanos, quoteNanos) in expected {
             let entry = try #require(snapshot(decoded.entries[symbol]), "\(symbol)")
-            let trade = try #require(entry.latestTrade?.timestamp.flatMap(AlpacaTimestamp.init), "\(symbol)")
-            let quote = try #require(entry.latestQuote?.timestamp.flatMap(AlpacaTimestamp.init), "\(symbol)")
+            let trade = try #require(entry.latestTrade?.timestamp.flatMap(RFC3339.instant(from:)), "\(symbol)")
+            let quote = try #require(entry.latestQuote?.timestamp.flatMap(RFC3339.instant(from:)), "\(symbol)")
             #expect(trade.nanoseconds == tradeNanos, "\(symbol)")
             #expect(quote.nanoseconds == quoteNanos, "\(symbol)")
-            #expect((1_731_528_901...1_731_528_903).contains(trade.epochSeconds), "\(symbol)")
+            #expect((1_731_528_901...1_731_528_903).contains(trade.secondsSince1970), "\(symbol)")
         }
         // The 18-digit trade ids stay exact (Int64, never through Double).
         #expect(snapshot(decoded.entries["SPY"])?.latestTrade?.id == 52_983_525_029_472)
