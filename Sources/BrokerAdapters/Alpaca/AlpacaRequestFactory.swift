@@ -89,14 +89,11 @@ public struct AlpacaRequestFactory: Sendable {
         guard let keyID = credentials.keyID, let secretKey = credentials.secretKey, credentials.missingVariable == nil else {
             return .failure(.missingCredential(broker: Self.dataBrokerID, variable: credentials.missingVariable ?? credentials.keyIDVariable))
         }
-        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              components.host?.isEmpty == false
-        else { return .failure(.badBaseURL(base.absoluteString)) }
-        let prefix = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
-        components.path = prefix + path
-        components.queryItems = query.isEmpty ? nil : query
-        guard let url = components.url else { return .failure(.badBaseURL(base.absoluteString)) }
+        let url: URL
+        switch BrokerURL.join(base: base, path: path, query: query) {
+        case .success(let joined): url = joined
+        case .failure(let error): return .failure(error)
+        }
 
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "GET"

@@ -41,7 +41,8 @@ public struct FinnhubRequestFactory: Sendable {
         case .success(let normalized): canonical = normalized
         case .failure: return .failure(.invalidSymbol(symbol))
         }
-        return endpoint("/api/v1/quote", query: [URLQueryItem(name: "symbol", value: canonical)]).map { url in
+        let query = [URLQueryItem(name: "symbol", value: canonical)]
+        return baseURL.flatMap { BrokerURL.join(base: $0, path: "/api/v1/quote", query: query) }.map { url in
             var request = URLRequest(url: url)
             request.httpMethod = "GET"
             request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -51,23 +52,6 @@ public struct FinnhubRequestFactory: Sendable {
                 urlRequest: request, secretNames: [Self.tokenHeader, Self.tokenQueryItem], credentialHint: credentialHint,
                 decode: FinnhubResponseMapping.decodeQuote
             )
-        }
-    }
-
-    /// The base URL (scheme, host, optional port and path prefix) joined with an endpoint path.
-    private func endpoint(_ path: String, query: [URLQueryItem]) -> Result<URL, RequestConstructionError> {
-        baseURL.flatMap { base in
-            guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false),
-                  let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = components.host, !host.isEmpty
-            else { return .failure(.badBaseURL(base.absoluteString)) }
-            var prefix = components.percentEncodedPath
-            while prefix.hasSuffix("/") { prefix.removeLast() }
-            components.percentEncodedPath = prefix + path
-            components.queryItems = query
-            components.fragment = nil
-            guard let url = components.url else { return .failure(.badBaseURL(base.absoluteString)) }
-            return .success(url)
         }
     }
 }

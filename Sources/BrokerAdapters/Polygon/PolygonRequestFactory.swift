@@ -46,7 +46,8 @@ public struct PolygonRequestFactory: Sendable {
         guard let segment = canonical.addingPercentEncoding(withAllowedCharacters: Self.tickerSegmentAllowed) else {
             return .failure(.invalidSymbol(ticker))
         }
-        return endpoint("/v2/snapshot/locale/us/markets/stocks/tickers/\(segment)").map { url in
+        let path = "/v2/snapshot/locale/us/markets/stocks/tickers/\(segment)"
+        return baseURL.flatMap { BrokerURL.join(base: $0, path: path) }.map { url in
             var request = URLRequest(url: url)
             request.httpMethod = "GET"
             request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -56,23 +57,6 @@ public struct PolygonRequestFactory: Sendable {
                 urlRequest: request, secretNames: [Self.authorizationHeader, Self.apiKeyQueryItem],
                 credentialHint: credentialHint, decode: PolygonResponseMapping.decodeSnapshot
             )
-        }
-    }
-
-    /// The base URL (scheme, host, optional port and path prefix) joined with an already-encoded path.
-    private func endpoint(_ path: String) -> Result<URL, RequestConstructionError> {
-        baseURL.flatMap { base in
-            guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false),
-                  let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = components.host, !host.isEmpty
-            else { return .failure(.badBaseURL(base.absoluteString)) }
-            var prefix = components.percentEncodedPath
-            while prefix.hasSuffix("/") { prefix.removeLast() }
-            components.percentEncodedPath = prefix + path
-            components.query = nil
-            components.fragment = nil
-            guard let url = components.url else { return .failure(.badBaseURL(base.absoluteString)) }
-            return .success(url)
         }
     }
 }
