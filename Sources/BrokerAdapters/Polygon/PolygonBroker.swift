@@ -19,56 +19,34 @@ public struct PolygonBroker: QuoteService, AuthService {
 
     public var branding: ServiceBranding { Self.branding }
     public let factory: PolygonRequestFactory
-    private let servicer: any RequestServicer
+    private let api: SingleSymbolQuoteAPI<PolygonSnapshotResponse>
 
     public init(context: ServiceContext, credentials: PolygonCredentials) {
-        self.factory = PolygonRequestFactory(
+        let factory = PolygonRequestFactory(
             baseURL: context.baseURL(for: Self.branding.id, production: Self.productionBaseURL, sandbox: nil),
             credentials: credentials, userAgent: context.userAgent
         )
-        self.servicer = context.servicer
+        self.factory = factory
+        self.api = SingleSymbolQuoteAPI(
+            brokerID: Self.branding.id, maxRequestsInFlight: Self.maxRequestsInFlight,
+            credentialHint: factory.credentialHint, servicer: context.servicer,
+            request: { factory.snapshot($0) },
+            error: { PolygonResponseMapping.error(for: $0, symbol: $1, credentialHint: $2) },
+            quote: { PolygonResponseMapping.quote(from: $0, symbol: $1) }
+        )
     }
 
     /// One snapshot per distinct symbol. Not found, 403 (plan) and 429 fail their own row; a rejected key
     /// (every symbol unauthorized) or a missing key throws, so the footer can say "check POLYGON_API_KEY".
     /// After a 401 or 429 the symbols not yet sent fail the same way instead of being sent.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        let servicer = self.servicer
-        let rejectedKey = BrokerError.unauthorized(hint: factory.credentialHint)
-        return try await PerSymbolQuotes.collect(
-            symbols, maxInFlight: Self.maxRequestsInFlight,
-            request: factory.snapshot,
-            endsBatch: { error in
-                if case .rateLimited = error { return true }
-                return error == rejectedKey
-            },
-            fetch: { request, symbol in await Self.fetch(request, symbol: symbol, servicer: servicer) }
-        )
+        try await api.quotes(for: symbols)
     }
 
     /// Polygon has no "who am I" endpoint: one snapshot of `AAPL` proves the key, and the display name is
     /// the key's kind. A key whose plan lacks snapshots fails here with the plan hint, since quotes would
     /// fail the same way.
     public func validateCredentials() async throws(BrokerError) -> String {
-        let symbol = Self.validationSymbol
-        switch try await quotes(for: [symbol])[symbol] {
-        case .success, .failure(.unknownSymbol): return "Polygon API key"
-        case .failure(let error): throw error
-        case nil: throw .badResponse("polygon: no answer for \(symbol)")
-        }
-    }
-
-    private static func fetch(
-        _ request: Request<PolygonSnapshotResponse>, symbol: String, servicer: any RequestServicer
-    ) async -> Result<CommonQuote, BrokerError> {
-        do throws(BrokerError) {
-            let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
-            if let error = PolygonResponseMapping.error(for: response, symbol: symbol, credentialHint: request.credentialHint) {
-                return .failure(error)
-            }
-            return PolygonResponseMapping.quote(from: try request.decode(response), symbol: symbol)
-        } catch {
-            return .failure(error)
-        }
+        try await api.validateCredentials(quoting: Self.validationSymbol, keyName: "Polygon API key")
     }
 }
