@@ -31,31 +31,24 @@ public struct AlpacaBroker: QuoteService, AccountService, AuthService {
     /// Alpaca answers with `null` or leaves out, are `.unknownSymbol` rows. Throws when every request failed
     /// (e.g. rejected keys); when only some batches of a large list fail, their rows carry the error.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        var results: [String: Result<CommonQuote, BrokerError>] = [:]
-        var spellings: [String: [String]] = [:]
-        var canonicalOrder: [String] = []
-        for symbol in symbols where results[symbol] == nil {
-            switch Symbol.normalize(symbol) {
-            case .success(let canonical):
-                if spellings[canonical] == nil { canonicalOrder.append(canonical) }
-                if !(spellings[canonical]?.contains(symbol) ?? false) { spellings[canonical, default: []].append(symbol) }
-            case .failure:
-                results[symbol] = .failure(.unknownSymbol(Symbol.printable(symbol)))
-            }
-        }
+        let spellings = SymbolSpellings(symbols)
+        var results = spellings.rejected
+        let canonicalOrder = spellings.canonicalOrder
         guard !canonicalOrder.isEmpty else { return results }
 
         let batches = stride(from: 0, to: canonicalOrder.count, by: Self.symbolsPerRequest).map {
             Array(canonicalOrder[$0..<min($0 + Self.symbolsPerRequest, canonicalOrder.count)])
         }
-        let outcomes = await fetchAll(batches)
+        let outcomes = await BoundedConcurrency.results(for: batches, limit: Self.maxConcurrentRequests) { batch throws(BrokerError) in
+            try await perform(factory.snapshots(batch))
+        }
         if let firstFailure = outcomes.first, case .failure(let error) = firstFailure,
            outcomes.allSatisfy({ if case .failure = $0 { true } else { false } }) {
             throw error
         }
         for (batch, outcome) in zip(batches, outcomes) {
             for canonical in batch {
-                for spelling in spellings[canonical] ?? [] {
+                for spelling in spellings.spellings(of: canonical) {
                     switch outcome {
                     case .success(let snapshots):
                         results[spelling] = AlpacaQuoteAdapter.quote(symbol: spelling, entry: snapshots.entries[canonical])
@@ -77,35 +70,6 @@ public struct AlpacaBroker: QuoteService, AccountService, AuthService {
     /// The account number the keys belong to (`GET /v2/account`).
     public func validateCredentials() async throws(BrokerError) -> String {
         try await perform(factory.account()).displayName
-    }
-
-    /// One result per batch, in batch order, with at most `maxConcurrentRequests` in flight.
-    private func fetchAll(_ batches: [[String]]) async -> [Result<AlpacaSnapshots, BrokerError>] {
-        await withTaskGroup(of: (Int, Result<AlpacaSnapshots, BrokerError>).self) { group in
-            var outcomes = [Result<AlpacaSnapshots, BrokerError>](repeating: .failure(.cancelled), count: batches.count)
-            var next = 0
-            func start(_ index: Int) {
-                group.addTask {
-                    do throws(BrokerError) {
-                        return (index, .success(try await perform(factory.snapshots(batches[index]))))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            while next < min(Self.maxConcurrentRequests, batches.count) {
-                start(next)
-                next += 1
-            }
-            while let (index, outcome) = await group.next() {
-                outcomes[index] = outcome
-                if next < batches.count {
-                    start(next)
-                    next += 1
-                }
-            }
-            return outcomes
-        }
     }
 
     /// Sends through the context's servicer, maps Alpaca's error bodies, decodes; every error is scrubbed

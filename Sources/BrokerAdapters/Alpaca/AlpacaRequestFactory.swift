@@ -90,7 +90,7 @@ public struct AlpacaRequestFactory: Sendable {
             return .failure(.missingCredential(broker: Self.dataBrokerID, variable: credentials.missingVariable ?? credentials.keyIDVariable))
         }
         let url: URL
-        switch BrokerEndpoint.url(base: base, path: path, query: query) {
+        switch BrokerURL.join(base: base, path: path, query: query) {
         case .success(let joined): url = joined
         case .failure(let error): return .failure(error)
         }

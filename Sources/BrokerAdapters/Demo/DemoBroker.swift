@@ -50,7 +50,7 @@ public struct DemoBroker: QuoteService, StreamingQuoteService {
     }
 
     /// Opens the existential clock, so the session can keep the clock's own `Instant` deadlines.
-    private func openSession(ticking clock: some Clock<Duration>) -> DemoQuoteStreamSession {
-        DemoQuoteStreamSession(profile: profile, settings: settings, clock: clock, now: now)
+    private func openSession(ticking clock: some Clock<Duration>) -> DrivenQuoteStreamSession<DemoQuoteStreamSession.Connection> {
+        DemoQuoteStreamSession.open(profile: profile, settings: settings, clock: clock, now: now)
     }
 }

@@ -5,51 +5,24 @@ import Synchronization
 /// A demo broker's stream connection. Emits `.live` at once, then on every market tick a quote for
 /// each followed symbol that moved. Ticks are slept on the injected clock; the decisions are
 /// `DemoStreamState`'s.
-final class DemoQuoteStreamSession: QuoteStreamSession {
-    let events: AsyncThrowingStream<QuoteEvent, any Error>
-    private let connection: Connection
-    private let ticker: Task<Void, Never>
-
+enum DemoQuoteStreamSession {
     /// The deadlines are counted from the clock's `now` at this call, so a clock that moves before the
     /// ticking task first runs still produces every tick.
-    init<C: Clock<Duration>>(
+    static func open<C: Clock<Duration>>(
         profile: DemoBrokerProfile, settings: DemoBrokerSettings, clock: C, now: @escaping @Sendable () -> Date
-    ) {
+    ) -> DrivenQuoteStreamSession<Connection> {
         let interval = settings.effectiveTickInterval
         let state = DemoStreamState(
             profile: profile, seed: settings.seed, startTick: DemoMarket.tick(at: now(), interval: interval)
         )
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, throwing: (any Error).self)
-        let connection = Connection(state: state, continuation: continuation, now: now)
-        continuation.yield(.live)
-
         let start = clock.now
-        let ticker = Task {
-            await Self.tick(connection, clock: clock, from: start, every: interval)
-        }
-        // A reader that stops listening (its task cancelled, the stream dropped) stops the ticking.
-        continuation.onTermination = { _ in ticker.cancel() }
-
-        self.events = events
-        self.connection = connection
-        self.ticker = ticker
-    }
-
-    deinit {
-        ticker.cancel()
-    }
-
-    func subscribe(_ symbols: Set<String>) async {
-        connection.subscribe(symbols)
-    }
-
-    func unsubscribe(_ symbols: Set<String>) async {
-        connection.unsubscribe(symbols)
-    }
-
-    func close() async {
-        connection.close()
-        ticker.cancel()
+        return DrivenQuoteStreamSession(
+            connect: { continuation in
+                continuation.yield(.live)
+                return Connection(state: state, continuation: continuation, now: now)
+            },
+            drive: { connection in await tick(connection, clock: clock, from: start, every: interval) }
+        )
     }
 
     private static func tick<C: Clock<Duration>>(
@@ -73,7 +46,7 @@ final class DemoQuoteStreamSession: QuoteStreamSession {
 
     /// The state and the stream's continuation, shared by the session and its ticking task. Events
     /// are yielded under the lock so subscribe's immediate quotes and tick quotes keep their order.
-    private final class Connection: Sendable {
+    final class Connection: DrivenQuoteStreamConnection {
         private let state: Mutex<DemoStreamState>
         private let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
         private let now: @Sendable () -> Date

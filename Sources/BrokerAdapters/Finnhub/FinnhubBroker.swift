@@ -16,34 +16,34 @@ public struct FinnhubBroker: QuoteService, AuthService {
 
     public var branding: ServiceBranding { Self.branding }
     public let factory: FinnhubRequestFactory
-    private let servicer: any RequestServicer
+    private let api: SingleSymbolQuoteAPI<FinnhubQuote>
 
     public init(context: ServiceContext, credentials: FinnhubCredentials) {
-        self.factory = FinnhubRequestFactory(
+        let factory = FinnhubRequestFactory(
             baseURL: context.baseURL(for: Self.branding.id, production: Self.productionBaseURL, sandbox: nil),
             credentials: credentials, userAgent: context.userAgent
         )
-        self.servicer = context.servicer
+        self.factory = factory
+        self.api = SingleSymbolQuoteAPI(
+            brokerID: Self.branding.id, maxRequestsInFlight: Self.maxRequestsInFlight,
+            credentialHint: factory.credentialHint, servicer: context.servicer,
+            request: { factory.quote($0) },
+            error: { response, _, credentialHint in FinnhubResponseMapping.error(for: response, credentialHint: credentialHint) },
+            quote: { FinnhubResponseMapping.quote(from: $0, symbol: $1) }
+        )
     }
 
     /// One request per distinct symbol. An unknown symbol, a 403 or a 429 fails its own row; a rejected key
     /// (every symbol unauthorized) or a missing key throws, so the footer can say "check FINNHUB_TOKEN".
     /// After a 401 or 429 the symbols not yet sent fail the same way instead of being sent.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        try await PerSymbolQuotes.quotes(
-            for: symbols, maxInFlight: Self.maxRequestsInFlight, credentialHint: factory.credentialHint,
-            servicer: servicer, request: factory.quote,
-            error: { response, _, hint in FinnhubResponseMapping.error(for: response, credentialHint: hint) },
-            quote: FinnhubResponseMapping.quote(from:symbol:)
-        )
+        try await api.quotes(for: symbols)
     }
 
     /// Finnhub has no "who am I" endpoint and nothing in its answers names the user, so validation quotes
     /// `AAPL` (the cheapest call that proves the key) and the display name is the key's kind.
     /// An all-zeros answer still proves the key was accepted.
     public func validateCredentials() async throws(BrokerError) -> String {
-        try await PerSymbolQuotes.validate(broker: "finnhub", symbol: Self.validationSymbol, displayName: "Finnhub API key") {
-            (symbols: [String]) async throws(BrokerError) in try await quotes(for: symbols)
-        }
+        try await api.validateCredentials(quoting: Self.validationSymbol, keyName: "Finnhub API key")
     }
 }

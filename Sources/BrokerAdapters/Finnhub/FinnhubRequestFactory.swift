@@ -41,7 +41,8 @@ public struct FinnhubRequestFactory: Sendable {
         case .success(let normalized): canonical = normalized
         case .failure: return .failure(.invalidSymbol(symbol))
         }
-        return BrokerEndpoint.url(base: baseURL, path: "/api/v1/quote", query: [URLQueryItem(name: "symbol", value: canonical)]).map { url in
+        let query = [URLQueryItem(name: "symbol", value: canonical)]
+        return baseURL.flatMap { BrokerURL.join(base: $0, path: "/api/v1/quote", query: query) }.map { url in
             var request = URLRequest(url: url)
             request.httpMethod = "GET"
             request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -53,6 +54,4 @@ public struct FinnhubRequestFactory: Sendable {
             )
         }
     }
-
-    /// The base URL (scheme, host, optional port and path prefix) joined with an endpoint path.
 }

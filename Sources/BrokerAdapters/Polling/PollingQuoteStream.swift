@@ -45,6 +45,6 @@ public struct PollingQuoteStream: StreamingQuoteService {
     /// Never fails: nothing is asked of the broker until a symbol is subscribed, and the first answer
     /// tells whether the credentials work (`.live`) or not (the stream throws).
     public func openSession() async throws(BrokerError) -> any QuoteStreamSession {
-        PollingQuoteStreamSession(service: service, settings: settings, rateLimiter: rateLimiter, clock: ElapsedClock(clock))
+        PollingQuoteStreamSession.open(service: service, settings: settings, rateLimiter: rateLimiter, clock: ElapsedClock(clock))
     }
 }

@@ -4,41 +4,14 @@ import Synchronization
 /// One polling "connection": a loop that asks `PollingState` what to do, waits on the clock or the rate
 /// limiter, calls `quotes(for:)` and yields what the state makes of the answer. All decisions are the
 /// state's; this only executes them.
-final class PollingQuoteStreamSession: QuoteStreamSession {
-    let events: AsyncThrowingStream<QuoteEvent, any Error>
-    private let connection: Connection
-    private let loop: Task<Void, Never>
-
-    init(service: any QuoteService, settings: PollingSettings, rateLimiter: RequestRateLimiter, clock: ElapsedClock) {
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, throwing: (any Error).self)
-        let connection = Connection(state: PollingState(settings: settings), continuation: continuation)
-        let loop = Task {
-            await Self.run(connection, service: service, rateLimiter: rateLimiter, clock: clock)
-        }
-        // A reader that stops listening (its task cancelled, the stream dropped) stops the polling.
-        continuation.onTermination = { _ in loop.cancel() }
-        self.events = events
-        self.connection = connection
-        self.loop = loop
-    }
-
-    deinit {
-        loop.cancel()
-    }
-
-    func subscribe(_ symbols: Set<String>) async {
-        connection.subscribe(symbols)
-    }
-
-    func unsubscribe(_ symbols: Set<String>) async {
-        connection.unsubscribe(symbols)
-    }
-
-    /// Ends the stream and returns once the loop has stopped, so no request starts after this returns.
-    func close() async {
-        connection.close()
-        loop.cancel()
-        await loop.value
+enum PollingQuoteStreamSession {
+    static func open(
+        service: any QuoteService, settings: PollingSettings, rateLimiter: RequestRateLimiter, clock: ElapsedClock
+    ) -> DrivenQuoteStreamSession<Connection> {
+        DrivenQuoteStreamSession(
+            connect: { continuation in Connection(state: PollingState(settings: settings), continuation: continuation) },
+            drive: { connection in await run(connection, service: service, rateLimiter: rateLimiter, clock: clock) }
+        )
     }
 
     private static func run(
@@ -74,7 +47,7 @@ final class PollingQuoteStreamSession: QuoteStreamSession {
     }
 
     /// The state and the stream's continuation, shared by the session's methods and its loop.
-    private final class Connection: Sendable {
+    final class Connection: DrivenQuoteStreamConnection {
         let wake = WakeSignal()
         private let state: Mutex<PollingState>
         private let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation

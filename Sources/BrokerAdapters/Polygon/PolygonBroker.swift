@@ -19,34 +19,34 @@ public struct PolygonBroker: QuoteService, AuthService {
 
     public var branding: ServiceBranding { Self.branding }
     public let factory: PolygonRequestFactory
-    private let servicer: any RequestServicer
+    private let api: SingleSymbolQuoteAPI<PolygonSnapshotResponse>
 
     public init(context: ServiceContext, credentials: PolygonCredentials) {
-        self.factory = PolygonRequestFactory(
+        let factory = PolygonRequestFactory(
             baseURL: context.baseURL(for: Self.branding.id, production: Self.productionBaseURL, sandbox: nil),
             credentials: credentials, userAgent: context.userAgent
         )
-        self.servicer = context.servicer
+        self.factory = factory
+        self.api = SingleSymbolQuoteAPI(
+            brokerID: Self.branding.id, maxRequestsInFlight: Self.maxRequestsInFlight,
+            credentialHint: factory.credentialHint, servicer: context.servicer,
+            request: { factory.snapshot($0) },
+            error: { PolygonResponseMapping.error(for: $0, symbol: $1, credentialHint: $2) },
+            quote: { PolygonResponseMapping.quote(from: $0, symbol: $1) }
+        )
     }
 
     /// One snapshot per distinct symbol. Not found, 403 (plan) and 429 fail their own row; a rejected key
     /// (every symbol unauthorized) or a missing key throws, so the footer can say "check POLYGON_API_KEY".
     /// After a 401 or 429 the symbols not yet sent fail the same way instead of being sent.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        try await PerSymbolQuotes.quotes(
-            for: symbols, maxInFlight: Self.maxRequestsInFlight, credentialHint: factory.credentialHint,
-            servicer: servicer, request: factory.snapshot,
-            error: PolygonResponseMapping.error(for:symbol:credentialHint:),
-            quote: PolygonResponseMapping.quote(from:symbol:)
-        )
+        try await api.quotes(for: symbols)
     }
 
     /// Polygon has no "who am I" endpoint: one snapshot of `AAPL` proves the key, and the display name is
     /// the key's kind. A key whose plan lacks snapshots fails here with the plan hint, since quotes would
     /// fail the same way.
     public func validateCredentials() async throws(BrokerError) -> String {
-        try await PerSymbolQuotes.validate(broker: "polygon", symbol: Self.validationSymbol, displayName: "Polygon API key") {
-            (symbols: [String]) async throws(BrokerError) in try await quotes(for: symbols)
-        }
+        try await api.validateCredentials(quoting: Self.validationSymbol, keyName: "Polygon API key")
     }
 }

@@ -46,7 +46,8 @@ public struct PolygonRequestFactory: Sendable {
         guard let segment = canonical.addingPercentEncoding(withAllowedCharacters: Self.tickerSegmentAllowed) else {
             return .failure(.invalidSymbol(ticker))
         }
-        return BrokerEndpoint.url(base: baseURL, path: "/v2/snapshot/locale/us/markets/stocks/tickers/\(segment)").map { url in
+        let path = "/v2/snapshot/locale/us/markets/stocks/tickers/\(segment)"
+        return baseURL.flatMap { BrokerURL.join(base: $0, path: path) }.map { url in
             var request = URLRequest(url: url)
             request.httpMethod = "GET"
             request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -58,6 +59,4 @@ public struct PolygonRequestFactory: Sendable {
             )
         }
     }
-
-    /// The base URL (scheme, host, optional port and path prefix) joined with an already-encoded path.
 }

@@ -41,14 +41,14 @@ public struct TradierRequestFactory: Sendable {
                 URLQueryItem(name: "symbols", value: wireSymbols.joined(separator: ",")),
                 URLQueryItem(name: "greeks", value: "false"),
             ]
-            return request(base: base, path: "/v1/markets/quotes", query: query, token: token)
+            return try request(base: base, path: "/v1/markets/quotes", query: query, token: token)
         }
     }
 
     /// `GET /v1/user/profile`: the user's name and accounts.
     public func profile() -> Result<Request<TradierProfileEnvelope>, RequestConstructionError> {
         Result { () throws(RequestConstructionError) in
-            request(base: try validBaseURL(), path: "/v1/user/profile", query: [], token: try requiredToken())
+            try request(base: validBaseURL(), path: "/v1/user/profile", query: [], token: try requiredToken())
         }
     }
 
@@ -61,16 +61,12 @@ public struct TradierRequestFactory: Sendable {
             var allowed = CharacterSet.urlPathAllowed
             allowed.remove(charactersIn: "/;")
             let escaped = accountID.addingPercentEncoding(withAllowedCharacters: allowed) ?? accountID
-            return request(base: base, path: "/v1/accounts/\(escaped)/balances", query: [], token: token)
+            return try request(base: base, path: "/v1/accounts/\(escaped)/balances", query: [], token: token)
         }
     }
 
     private func validBaseURL() throws(RequestConstructionError) -> URL {
-        let url = try baseURL.get()
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty
-        else { throw .badBaseURL(url.absoluteString) }
-        return url
+        try BrokerURL.validated(baseURL.get()).get()
     }
 
     private func requiredToken() throws(RequestConstructionError) -> String {
@@ -82,10 +78,8 @@ public struct TradierRequestFactory: Sendable {
 
     private func request<Response: Decodable & Sendable>(
         base: URL, path: String, query: [URLQueryItem], token: String
-    ) -> Request<Response> {
-        // `base` passed `validBaseURL()`, so joining cannot fail.
-        let url = (try? BrokerEndpoint.url(base: base, path: path, query: query).get()) ?? base
-        var urlRequest = URLRequest(url: url)
+    ) throws(RequestConstructionError) -> Request<Response> {
+        var urlRequest = URLRequest(url: try BrokerURL.join(base: base, path: path, query: query).get())
         urlRequest.httpMethod = "GET"
         urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         // Without it Tradier answers XML (reference §1.1).

@@ -4,15 +4,19 @@ import Domain
 /// answer (batches of symbols, one request per symbol or account). Every item gets its own result, in
 /// the items' order, so one failure never hides the others' answers.
 public enum BoundedConcurrency {
+    /// `endsBatch` says a failure holds for every item (a rejected key, a hit rate limit): items not
+    /// started yet then get that failure without being run, so they spend none of the provider's quota.
+    /// Once the calling task is cancelled, items not started yet get `.cancelled` the same way.
     public static func results<Item: Sendable, Output: Sendable>(
         for items: [Item], limit: Int,
+        endsBatch: (BrokerError) -> Bool = { _ in false },
         _ operation: @escaping @Sendable (Item) async throws(BrokerError) -> Output
     ) async -> [Result<Output, BrokerError>] {
         var results = [Result<Output, BrokerError>?](repeating: nil, count: items.count)
+        var batchFailure: BrokerError?
         await withTaskGroup(of: (Int, Result<Output, BrokerError>).self) { group in
             var next = 0
             func startNext() {
-                guard next < items.count else { return }
                 let index = next
                 let item = items[index]
                 next += 1
@@ -24,13 +28,14 @@ public enum BoundedConcurrency {
                     }
                 }
             }
-            for _ in 0..<max(1, limit) { startNext() }
+            while next < items.count, next < max(1, limit) { startNext() }
             while let (index, result) = await group.next() {
                 results[index] = result
-                startNext()
+                if batchFailure == nil, case .failure(let error) = result, endsBatch(error) { batchFailure = error }
+                if batchFailure == nil, next < items.count, !Task.isCancelled { startNext() }
             }
         }
-        // Every index was filled: each task returns exactly once.
-        return results.map { $0 ?? .failure(.cancelled) }
+        // Each started task returns exactly once; only items never started are still empty.
+        return results.map { $0 ?? .failure(batchFailure ?? .cancelled) }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A price that may arrive as a JSON number, a numeric string or `null` (reference §0: Tradier's stream
-/// and Coinbase send prices as strings, Tradier REST as numbers or `null`). An empty string means no value.
+/// and Coinbase send prices as strings, Tradier REST as numbers or `null`; Alpaca's trading API writes
+/// money as strings). An empty string means no value.
 /// Anything else, including `"NaN"` or `"inf"`, is a decoding error: a price must be finite.
 public struct FlexibleDouble: Decodable, Sendable, Hashable {
     public var value: Double?

@@ -3,49 +3,7 @@ import Networking
 
 /// Quotes from APIs without a batch endpoint (Finnhub's quote, Polygon's single-ticker snapshot): one
 /// request per distinct symbol, at most `maxInFlight` at a time, a result per symbol as the user wrote it.
-/// Used by both Finnhub and Polygon.
 enum PerSymbolQuotes {
-    /// A per-symbol broker's whole `quotes(for:)`: build each request, send it, map an error status with the
-    /// broker's own rules, decode, and map the wire value to a quote. A rejected key or a rate limit ends the
-    /// batch (see `collect`).
-    static func quotes<Wire: Sendable>(
-        for symbols: [String], maxInFlight: Int, credentialHint: String, servicer: any RequestServicer,
-        request: (String) -> Result<Request<Wire>, RequestConstructionError>,
-        error: @escaping @Sendable (_ response: HTTPResponse, _ symbol: String, _ credentialHint: String) -> BrokerError?,
-        quote: @escaping @Sendable (_ wire: Wire, _ symbol: String) -> Result<CommonQuote, BrokerError>
-    ) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        let rejectedKey = BrokerError.unauthorized(hint: credentialHint)
-        return try await collect(
-            symbols, maxInFlight: maxInFlight, request: request,
-            endsBatch: { failure in
-                if case .rateLimited = failure { return true }
-                return failure == rejectedKey
-            },
-            fetch: { request, symbol in
-                do throws(BrokerError) {
-                    let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
-                    if let failure = error(response, symbol, request.credentialHint) { return .failure(failure) }
-                    return quote(try request.decode(response), symbol)
-                } catch {
-                    return .failure(error)
-                }
-            }
-        )
-    }
-
-    /// Credential check for brokers without a "who am I" endpoint: one quote of `symbol` proves the key
-    /// (an unknown-symbol answer still means the key was accepted); the display name is the key's kind.
-    static func validate(
-        broker: String, symbol: String, displayName: String,
-        quotes: ([String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>]
-    ) async throws(BrokerError) -> String {
-        switch try await quotes([symbol])[symbol] {
-        case .success, .failure(.unknownSymbol): return displayName
-        case .failure(let error): throw error
-        case nil: throw .badResponse("\(broker): no answer for \(symbol)")
-        }
-    }
-
     /// - `request` builds the request for a canonical symbol. `.invalidSymbol` fails that symbol only; any
     ///   other construction error (missing key, bad base URL) fails the whole call before anything is sent.
     /// - `endsBatch` says a failure holds for every symbol (the key is rejected, the rate limit is hit):
@@ -60,38 +18,32 @@ enum PerSymbolQuotes {
         endsBatch: (BrokerError) -> Bool,
         fetch: @escaping @Sendable (Pending, String) async -> Result<CommonQuote, BrokerError>
     ) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        var results: [String: Result<CommonQuote, BrokerError>] = [:]
-        // "aapl" and "AAPL" are one request, answered under both spellings.
-        var spellings: [String: [String]] = [:]
-        var canonicalOrder: [String] = []
-        for symbol in symbols where results[symbol] == nil {
-            switch Symbol.normalize(symbol) {
-            case .failure:
-                results[symbol] = .failure(.unknownSymbol(Symbol.printable(symbol)))
-            case .success(let canonical):
-                if spellings[canonical] == nil { canonicalOrder.append(canonical) }
-                if spellings[canonical]?.contains(symbol) != true { spellings[canonical, default: []].append(symbol) }
-            }
-        }
+        let spellings = SymbolSpellings(symbols)
+        var results = spellings.rejected
 
-        var pending: [(canonical: String, request: Pending)] = []
-        for canonical in canonicalOrder {
+        var pending: [Sent<Pending>] = []
+        for canonical in spellings.canonicalOrder {
             switch request(canonical) {
-            case .success(let built): pending.append((canonical, built))
+            case .success(let built): pending.append(Sent(canonical: canonical, request: built))
             case .failure(.invalidSymbol):
-                for spelling in spellings[canonical] ?? [] { results[spelling] = .failure(.unknownSymbol(Symbol.printable(spelling))) }
+                for spelling in spellings.spellings(of: canonical) {
+                    results[spelling] = .failure(.unknownSymbol(Symbol.printable(spelling)))
+                }
             case .failure(let error): throw error.brokerError
             }
         }
 
-        let answers = await fanOut(pending, maxInFlight: max(1, maxInFlight), endsBatch: endsBatch, fetch: fetch)
+        let answers = await BoundedConcurrency.results(for: pending, limit: maxInFlight, endsBatch: endsBatch) {
+            sent throws(BrokerError) in
+            try await fetch(sent.request, sent.canonical).get()
+        }
         if Task.isCancelled { throw .cancelled }
-        if let first = answers.values.first, case .failure(let error) = first, case .unauthorized = error,
-           answers.values.allSatisfy({ $0 == .failure(error) }) {
+        if let first = answers.first, case .failure(let error) = first, case .unauthorized = error,
+           answers.allSatisfy({ $0 == .failure(error) }) {
             throw error
         }
-        for (canonical, answer) in answers {
-            for spelling in spellings[canonical] ?? [] {
+        for (sent, answer) in zip(pending, answers) {
+            for spelling in spellings.spellings(of: sent.canonical) {
                 results[spelling] = answer
                     .map { quote in var quote = quote; quote.symbol = spelling; return quote }
                     .mapError { error in
@@ -103,32 +55,9 @@ enum PerSymbolQuotes {
         return results
     }
 
-    /// Keeps `maxInFlight` requests running: each answer starts the next request, unless an answer said
-    /// the rest would fail the same way.
-    private static func fanOut<Pending: Sendable>(
-        _ pending: [(canonical: String, request: Pending)], maxInFlight: Int,
-        endsBatch: (BrokerError) -> Bool,
-        fetch: @escaping @Sendable (Pending, String) async -> Result<CommonQuote, BrokerError>
-    ) async -> [String: Result<CommonQuote, BrokerError>] {
-        var answers: [String: Result<CommonQuote, BrokerError>] = [:]
-        var next = 0
-        var batchFailure: BrokerError?
-        await withTaskGroup(of: (String, Result<CommonQuote, BrokerError>).self) { group in
-            func startNext() {
-                let (canonical, request) = pending[next]
-                next += 1
-                group.addTask { (canonical, await fetch(request, canonical)) }
-            }
-            while next < pending.count, next < maxInFlight { startNext() }
-            while let (canonical, answer) = await group.next() {
-                answers[canonical] = answer
-                if batchFailure == nil, case .failure(let error) = answer, endsBatch(error) { batchFailure = error }
-                if batchFailure == nil, next < pending.count, !Task.isCancelled { startNext() }
-            }
-        }
-        for (canonical, _) in pending[next...] {
-            answers[canonical] = .failure(batchFailure ?? .cancelled)
-        }
-        return answers
+    /// A request built for one canonical symbol.
+    private struct Sent<Pending: Sendable>: Sendable {
+        let canonical: String
+        let request: Pending
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// RFC 3339 timestamps parsed by hand: `2024-11-13T20:15:03.123456789Z`, any number of fraction digits
-/// (nanoseconds kept, the rest dropped), `Z` or a
-/// `±hh:mm` offset. Foundation's `ISO8601DateFormatter` is unreliable past 3 fraction digits (reference
-/// §0), and Alpaca sends up to 9.
+/// RFC 3339 timestamps parsed by hand: `2024-11-13T20:15:03.123456789Z`, `Z` or a `±hh:mm` offset, `T`/`t`
+/// and `Z`/`z` (RFC 3339 §5.6 allows lower case), a leap second `:60` (it lands on the next second).
+/// Foundation's `ISO8601DateFormatter` is unreliable past 3 fraction digits (reference §0), and Alpaca
+/// sends up to 9. RFC 3339 allows any number of fraction digits: those beyond the ninth are dropped, which
+/// loses less than a nanosecond.
 public enum RFC3339 {
     /// An instant as whole seconds since 1970 plus nanoseconds (0..<1e9): exact, unlike `Date`.
-    /// An exact instant: whole seconds and nanoseconds, ordered, printed as `seconds.nanoseconds`.
     public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         public var secondsSince1970: Int64
         public var nanoseconds: Int32
@@ -16,19 +16,24 @@ public enum RFC3339 {
             self.nanoseconds = nanoseconds
         }
 
-        public static func < (lhs: Instant, rhs: Instant) -> Bool {
-            (lhs.secondsSince1970, lhs.nanoseconds) < (rhs.secondsSince1970, rhs.nanoseconds)
-        }
-
-        public var description: String {
-            let fraction = String(nanoseconds)
-            return "\(secondsSince1970)." + String(repeating: "0", count: max(0, 9 - fraction.count)) + fraction
-        }
-
         /// The nearest `Date`. Built from the reference date, which is what `Date` stores, so the
         /// fraction is rounded once instead of twice.
         public var date: Date {
             EpochTimestamp.date(seconds: secondsSince1970, nanoseconds: Int64(nanoseconds))
+        }
+
+        /// Seconds since 1970 with all nine fraction digits, e.g. `1731528903.000000001`.
+        public var description: String {
+            // Before 1970 the fraction counts back from the whole second: -1 s + 0.5 s is "-0.500000000".
+            let negative = secondsSince1970 < 0 && nanoseconds > 0
+            let whole = negative ? -(secondsSince1970 + 1) : secondsSince1970
+            let fraction = negative ? 1_000_000_000 - Int(nanoseconds) : Int(nanoseconds)
+            let digits = String(fraction)
+            return "\(negative ? "-" : "")\(whole).\(String(repeating: "0", count: 9 - digits.count))\(digits)"
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            (lhs.secondsSince1970, lhs.nanoseconds) < (rhs.secondsSince1970, rhs.nanoseconds)
         }
     }
 
@@ -53,10 +58,9 @@ public enum RFC3339 {
         var nanoseconds: Int64 = 0
         if reader.skip(".") {
             var count = 0
-            // RFC 3339 allows any number of fraction digits ("." 1*DIGIT); past nanoseconds they are dropped.
             while let digit = reader.digit() {
+                if count < 9 { nanoseconds = nanoseconds * 10 + Int64(digit) }
                 count += 1
-                if count <= 9 { nanoseconds = nanoseconds * 10 + Int64(digit) }
             }
             guard count > 0 else { return nil }
             for _ in min(count, 9)..<9 { nanoseconds *= 10 }

@@ -12,11 +12,11 @@ import Testing
     let credentials = AlpacaCredentials(keyID: AlpacaFixtures.keyID, secretKey: AlpacaFixtures.secretKey)
     let keysHint = "check APCA_API_KEY_ID and APCA_API_SECRET_KEY"
 
-    func broker(_ servicer: AlpacaStubServicer, credentials: AlpacaCredentials? = nil) -> AlpacaBroker {
+    func broker(_ servicer: FixtureRoutesServicer, credentials: AlpacaCredentials? = nil) -> AlpacaBroker {
         AlpacaBroker(context: ServiceContext(servicer: servicer), credentials: credentials ?? self.credentials, now: { Self.now })
     }
 
-    func routes() throws -> AlpacaStubServicer { try AlpacaStubServicer.fromRoutes() }
+    func routes() throws -> FixtureRoutesServicer { try FixtureRoutesServicer(broker: "alpaca") }
 
     func date(_ text: String) throws -> Date { try #require(RFC3339.date(from: text)) }
 
@@ -164,7 +164,7 @@ import Testing
 
     @Test func rateLimitResetIsEpochSeconds() async throws {
         let reset = Int(Self.now.timeIntervalSince1970) + 42
-        let servicer = AlpacaStubServicer { _ throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { _ throws(BrokerError) in
             HTTPResponse(status: 429, headers: ["X-Ratelimit-Reset": "\(reset)", "X-Ratelimit-Remaining": "0"], body: Data(#"{"message":"too many requests."}"#.utf8))
         }
         let error = await thrown { () async throws(BrokerError) in try await broker(servicer).quotes(for: ["AAPL"]) }
@@ -188,13 +188,13 @@ import Testing
     }
 
     @Test func statusesAlpacaExplainsInTheBody() async throws {
-        let invalid = AlpacaStubServicer.answering(status: 400, body: #"{"code":40010001,"message":"invalid symbol: 123"}"#)
+        let invalid = FixtureRoutesServicer.answering(status: 400, body: #"{"code":40010001,"message":"invalid symbol: 123"}"#)
         #expect(await thrown { () async throws(BrokerError) in try await broker(invalid).quotes(for: ["AAPL"]) }
             == .badResponse("HTTP 400: invalid symbol: 123"))
-        let notFound = AlpacaStubServicer.answering(status: 404, body: #"{"message":"Not Found"}"#)
+        let notFound = FixtureRoutesServicer.answering(status: 404, body: #"{"message":"Not Found"}"#)
         #expect(await thrown { () async throws(BrokerError) in try await broker(notFound).quotes(for: ["AAPL"]) }
             == .badResponse(#"HTTP 404 (not found): {"message":"Not Found"}"#))
-        let messageIn200 = AlpacaStubServicer.answering(status: 200, body: #"{"message":"feed not supported"}"#)
+        let messageIn200 = FixtureRoutesServicer.answering(status: 200, body: #"{"message":"feed not supported"}"#)
         #expect(await thrown { () async throws(BrokerError) in try await broker(messageIn200).quotes(for: ["AAPL"]) }
             == .badResponse("alpaca: feed not supported"))
     }
@@ -208,7 +208,7 @@ import Testing
     }
 
     @Test func undecodableAccount() async throws {
-        let garbage = AlpacaStubServicer.answering(status: 200, body: #"{"status":"ACTIVE"}"#)
+        let garbage = FixtureRoutesServicer.answering(status: 200, body: #"{"status":"ACTIVE"}"#)
         #expect(await thrown { () async throws(BrokerError) in try await broker(garbage).balances() }
             == .badResponse(#"undecodable account (HTTP 200): {"status":"ACTIVE"}"#))
     }
@@ -216,7 +216,7 @@ import Testing
     @Test func largeWatchlistsAreBatchedWithBoundedConcurrency() async throws {
         // 10 full batches and a partial one: enough to exceed the concurrency bound if it were missing.
         let symbols = (0..<1_050).map { "S\($0)" }
-        let servicer = AlpacaStubServicer { request throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { request throws(BrokerError) in
             let asked = self.symbolsQuery(request)?.split(separator: ",") ?? []
             let entries = asked.map { #""\#($0)":{"latestTrade":{"t":"2024-11-13T20:15:02Z","p":10.5}}"# }
             return HTTPResponse(status: 200, body: Data("{\(entries.joined(separator: ","))}".utf8))
@@ -233,7 +233,7 @@ import Testing
 
     @Test func aFailedBatchFailsOnlyItsRowsUnlessAllFail() async throws {
         let symbols = (0..<150).map { "S\($0)" }
-        let servicer = AlpacaStubServicer { request throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { request throws(BrokerError) in
             let asked = self.symbolsQuery(request)?.split(separator: ",") ?? []
             if asked.contains("S0") { return HTTPResponse(status: 500, body: Data()) }
             let entries = asked.map { #""\#($0)":{"latestTrade":{"t":"2024-11-13T20:15:02Z","p":1}}"# }
@@ -244,7 +244,7 @@ import Testing
         #expect(results["S99"] == .failure(.server(status: 500)))
         #expect(try results["S100"]?.get().last == 1)
 
-        let down = AlpacaStubServicer.answering(status: 503, body: "")
+        let down = FixtureRoutesServicer.answering(status: 503, body: "")
         #expect(await thrown { () async throws(BrokerError) in try await broker(down).quotes(for: symbols) } == .server(status: 503))
     }
 
@@ -252,7 +252,7 @@ import Testing
     @Test func noSecretInAnyError() async throws {
         let secretEcho = "APCA-API-KEY-ID: \(AlpacaFixtures.keyID)\r\nAPCA-API-SECRET-KEY: \(AlpacaFixtures.secretKey)"
         let padding = String(repeating: "x", count: 75)
-        let echoes: [AlpacaStubServicer] = [
+        let echoes: [FixtureRoutesServicer] = [
             .answering(status: 200, body: "<pre>\(secretEcho)</pre>"),
             .answering(status: 404, body: secretEcho),
             .answering(status: 418, body: secretEcho),

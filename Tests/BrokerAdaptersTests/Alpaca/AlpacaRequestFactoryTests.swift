@@ -15,7 +15,7 @@ import Testing
     ) -> AlpacaRequestFactory {
         let context = ServiceContext(
             environment: environment, baseURLOverrides: overrides,
-            servicer: AlpacaStubServicer.answering(status: 500, body: ""), userAgent: "commonbroker/test"
+            servicer: FixtureRoutesServicer.answering(status: 500, body: ""), userAgent: "commonbroker/test"
         )
         return AlpacaRequestFactory(context: context, credentials: credentials ?? self.credentials)
     }

@@ -53,7 +53,7 @@ import Testing
         #expect(results["7203.T"] == .failure(.unauthorized(hint: "your Finnhub plan does not include this data")))
         #expect(results["SERVERERROR"] == .failure(.server(status: 500)))
         #expect(results["GARBAGE"] == .failure(.badResponse("not a Finnhub quote: <html><body>502 Bad Gateway</body></html>")))
-        #expect(results["DROP"] == .failure(.network("connection closed before any response")))
+        #expect(results["DROP"] == .failure(.network("connection closed before a response (fixture route dropped)")))
         #expect(results["TRUNCATE"] == .failure(.badResponse(#"not a Finnhub quote: {"c":227.52,"d":-1.34,"dp":-0.5855,"h":229.41,"#)))
         #expect(results["A B"] == .failure(.unknownSymbol("A B")))
         // The invalid symbol never reached the wire.

@@ -5,7 +5,7 @@ import Testing
 @testable import BrokerAdapters
 
 @Suite struct FinnhubDecodingTests {
-    func fixture(_ name: String) throws -> Data { try FixtureRoutesServicer.fixture("finnhub", name) }
+    func fixture(_ name: String) throws -> Data { try FixtureFiles.data("finnhub", name) }
 
     @Test func aQuoteDecodesEveryFieldAndStampsInSeconds() throws {
         let wire = try FinnhubResponseMapping.decodeQuote(HTTPResponse(status: 200, body: fixture("quote-aapl.json")))

@@ -49,7 +49,7 @@ import Testing
         #expect(results["NVDA"] == .failure(.unauthorized(hint: "your Polygon plan does not include this data")))
         #expect(results["SERVERERROR"] == .failure(.server(status: 500)))
         #expect(results["GARBAGE"] == .failure(.badResponse("not a Polygon snapshot: <html><body>502 Bad Gateway</body></html>")))
-        #expect(results["DROP"] == .failure(.network("connection closed before any response")))
+        #expect(results["DROP"] == .failure(.network("connection closed before a response (fixture route dropped)")))
         guard case .failure(.badResponse(let detail)) = results["TRUNCATE"] else {
             Issue.record("truncated body: \(String(describing: results["TRUNCATE"]))")
             return

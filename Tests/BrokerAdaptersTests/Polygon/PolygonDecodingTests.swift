@@ -7,7 +7,7 @@ import Testing
 @Suite struct PolygonDecodingTests {
     let hint = "check POLYGON_API_KEY"
 
-    func fixture(_ name: String) throws -> Data { try FixtureRoutesServicer.fixture("polygon", name) }
+    func fixture(_ name: String) throws -> Data { try FixtureFiles.data("polygon", name) }
 
     func snapshot(_ json: String) throws -> PolygonSnapshotResponse {
         try PolygonResponseMapping.decodeSnapshot(HTTPResponse(status: 200, body: Data(json.utf8)))

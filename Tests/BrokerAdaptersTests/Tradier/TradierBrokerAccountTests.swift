@@ -6,12 +6,12 @@ import Testing
 
 /// Balances and the credential check against routes.json through the stub servicer.
 @Suite struct TradierBrokerAccountTests {
-    func broker(_ servicer: TradierStubServicer, token: String? = "test-token") -> TradierBroker {
+    func broker(_ servicer: FixtureRoutesServicer, token: String? = "test-token") -> TradierBroker {
         TradierBroker(context: ServiceContext(servicer: servicer), credentials: TradierCredentials(token: token))
     }
 
     @Test func oneMarginAccount() async throws {
-        let servicer = try TradierStubServicer()
+        let servicer = try FixtureRoutesServicer(broker: "tradier")
         let balances = try await broker(servicer).balances()
         #expect(balances == [AccountBalance(accountID: "6YA05708", cash: 14_930.36, buyingPower: 12_893.21, equity: 17_798.36)])
         #expect(servicer.sent.map(\.url) == [
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func marginAndCashAccountsInProfileOrder() async throws {
-        let balances = try await broker(try TradierStubServicer(), token: "test-token-2").balances()
+        let balances = try await broker(try FixtureRoutesServicer(broker: "tradier"), token: "test-token-2").balances()
         #expect(balances == [
             AccountBalance(accountID: "6YA05708", cash: 14_930.36, buyingPower: 12_893.21, equity: 17_798.36),
             AccountBalance(accountID: "6YA05709", cash: 3_985.2, buyingPower: 3_741.06, equity: 5_120.44),
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func noAccountsNoBalances() async throws {
-        let servicer = TradierStubServicer { _ throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { _ throws(BrokerError) in
             HTTPResponse(status: 200, body: Data(#"{"profile":{"id":"id-new","name":"NEW USER","account":"null"}}"#.utf8))
         }
         #expect(try await broker(servicer).balances().isEmpty)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aFailedBalanceFailsTheCall() async throws {
-        let servicer = TradierStubServicer { request throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { request throws(BrokerError) in
             if request.url?.path == "/v1/user/profile" {
                 return HTTPResponse(status: 200, body: try! TradierFixtures.data("profile-two-accounts.json"))
             }
@@ -48,12 +48,12 @@ import Testing
 
     @Test func rejectedTokenForAccounts() async throws {
         await #expect(throws: BrokerError.unauthorized(hint: "check TRADIER_TOKEN")) {
-            try await broker(try TradierStubServicer(), token: "nope").balances()
+            try await broker(try FixtureRoutesServicer(broker: "tradier"), token: "nope").balances()
         }
     }
 
     @Test func validateCredentialsNamesTheUser() async throws {
-        let servicer = try TradierStubServicer()
+        let servicer = try FixtureRoutesServicer(broker: "tradier")
         #expect(try await broker(servicer).validateCredentials() == "JANE DOE")
         #expect(servicer.sent.map(\.url) == ["https://api.tradier.com/v1/user/profile"])
         await #expect(throws: BrokerError.unauthorized(hint: "check TRADIER_TOKEN")) {
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aNamelessProfileFallsBackToItsId() async throws {
-        let servicer = TradierStubServicer { _ throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { _ throws(BrokerError) in
             HTTPResponse(status: 200, body: Data(#"{"profile":{"id":"id-jdoe42","name":" "}}"#.utf8))
         }
         #expect(try await broker(servicer).validateCredentials() == "id-jdoe42")

@@ -10,14 +10,14 @@ import Testing
     /// trade_date 1731528912441 ms; `EpochTimestamp` has its own tests.
     static let tradeDate = EpochTimestamp.milliseconds.date(from: 1_731_528_912_441)
 
-    func broker(_ servicer: TradierStubServicer, token: String? = "test-token", environment: ServiceEnvironment = .production) -> TradierBroker {
+    func broker(_ servicer: FixtureRoutesServicer, token: String? = "test-token", environment: ServiceEnvironment = .production) -> TradierBroker {
         TradierBroker(
             context: ServiceContext(environment: environment, servicer: servicer),
             credentials: TradierCredentials(token: token), now: { Self.now })
     }
 
-    func quotes(_ symbols: [String], token: String? = "test-token") async throws -> (results: [String: Result<CommonQuote, BrokerError>], sent: [TradierStubServicer.Sent]) {
-        let servicer = try TradierStubServicer()
+    func quotes(_ symbols: [String], token: String? = "test-token") async throws -> (results: [String: Result<CommonQuote, BrokerError>], sent: [FixtureRoutesServicer.Sent]) {
+        let servicer = try FixtureRoutesServicer(broker: "tradier")
         let results = try await broker(servicer, token: token).quotes(for: symbols)
         return (results, servicer.sent)
     }
@@ -68,7 +68,7 @@ import Testing
 
     /// A symbol Tradier neither quotes nor lists as unmatched is unknown too.
     @Test func symbolsMissingFromTheAnswerAreUnknown() async throws {
-        let servicer = TradierStubServicer { _ throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { _ throws(BrokerError) in
             HTTPResponse(status: 200, body: try! TradierFixtures.data("quotes-one.json"))
         }
         let results = try await broker(servicer).quotes(for: ["AAPL", "MSFT"])
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func noTradeDateMeansNow() async throws {
-        let servicer = TradierStubServicer { _ throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { _ throws(BrokerError) in
             HTTPResponse(status: 200, body: Data(#"{"quotes":{"quote":{"symbol":"NEWCO","last":null,"trade_date":0,"prevclose":10.5}}}"#.utf8))
         }
         let quote = try #require(try await broker(servicer).quotes(for: ["NEWCO"])["NEWCO"]?.get())
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func sandboxAndOverrides() async throws {
-        let servicer = try TradierStubServicer()
+        let servicer = try FixtureRoutesServicer(broker: "tradier")
         _ = try await broker(servicer, environment: .sandbox).quotes(for: ["AAPL"])
         let local = TradierBroker(
             context: ServiceContext(baseURLOverrides: ["tradier": URL(string: "http://127.0.0.1:8123")!], servicer: servicer),
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func missingTokenSendsNothing() async throws {
-        let servicer = try TradierStubServicer()
+        let servicer = try FixtureRoutesServicer(broker: "tradier")
         await #expect(throws: BrokerError.unauthorized(hint: "set TRADIER_TOKEN")) {
             try await broker(servicer, token: nil).quotes(for: ["AAPL"])
         }
@@ -149,7 +149,7 @@ import Testing
 
     /// Without `Retry-After`, `X-Ratelimit-Expiry` (epoch ms) is measured from the injected now.
     @Test func rateLimitFromTheExpiryHeader() async throws {
-        let servicer = TradierStubServicer { _ throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { _ throws(BrokerError) in
             HTTPResponse(status: 429, headers: ["X-Ratelimit-Expiry": "1731528960000"], body: Data("Quota Violation 1731528960000".utf8))
         }
         await #expect(throws: BrokerError.rateLimited(retryAfter: 60)) {
@@ -161,7 +161,7 @@ import Testing
         #expect(try await failure(["BOOM"]) == .server(status: 500))
         #expect(try await failure(["HTML"]) == .badResponse(
             "tradier: unexpected response: not JSON; body starts '<html><head><title>502 Bad Gateway</title></head><body><h1>B…'"))
-        #expect(try await failure(["DROP"]) == .network("connection closed before a response"))
+        #expect(try await failure(["DROP"]) == .network("connection closed before a response (fixture route dropped)"))
         let truncated = try await failure(["CUT"])
         #expect(truncated?.description.hasPrefix("bad response: tradier: unexpected response: not JSON; body starts '{\"quotes\":{\"quote\":[{") == true)
     }
@@ -186,7 +186,7 @@ import Testing
 
     @Test func longListsGoInBatchesOfAHundred() async throws {
         let symbols = (0..<250).map { "S\($0)" }
-        let servicer = TradierStubServicer { _ throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { _ throws(BrokerError) in
             HTTPResponse(status: 200, body: Data(#"{"quotes":{"quote":{"symbol":"S7","last":1.5}}}"#.utf8))
         }
         let results = try await broker(servicer).quotes(for: symbols)
@@ -199,7 +199,7 @@ import Testing
 
     @Test func aFailedBatchFailsOnlyItsSymbols() async throws {
         let symbols = (0..<150).map { "S\($0)" }
-        let servicer = TradierStubServicer { request throws(BrokerError) in
+        let servicer = FixtureRoutesServicer { request throws(BrokerError) in
             if request.url?.query?.contains("S120") == true { return HTTPResponse(status: 503) }
             return HTTPResponse(status: 200, body: Data(#"{"quotes":{"quote":{"symbol":"S1","last":2}}}"#.utf8))
         }
@@ -211,7 +211,7 @@ import Testing
     }
 
     @Test func everyBatchFailingFailsTheRequest() async throws {
-        let servicer = TradierStubServicer { _ throws(BrokerError) in HTTPResponse(status: 502) }
+        let servicer = FixtureRoutesServicer { _ throws(BrokerError) in HTTPResponse(status: 502) }
         await #expect(throws: BrokerError.server(status: 502)) {
             try await broker(servicer).quotes(for: (0..<150).map { "S\($0)" })
         }

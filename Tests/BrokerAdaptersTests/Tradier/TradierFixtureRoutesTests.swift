@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func everyFixtureIsServedAndIsCompactJSON() throws {
-        let routes = try TradierFixtureRoutes.load()
+        let routes = try FixtureRoutes.load(broker: "tradier")
         let files = try FileManager.default.contentsOfDirectory(atPath: TradierFixtures.directory.path).filter { $0 != "routes.json" }
         #expect(files.count == 12)
         for file in files {
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func factoryRequestsFindTheirRoutes() throws {
-        let routes = try TradierFixtureRoutes.load()
+        let routes = try FixtureRoutes.load(broker: "tradier")
         func routeName(_ request: Result<Request<TradierQuotesEnvelope>, RequestConstructionError>) throws -> String? {
             routes.route(for: try request.get().urlRequest)?.name
         }
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func otherTokensGetThePlainText401() throws {
-        let routes = try TradierFixtureRoutes.load()
+        let routes = try FixtureRoutes.load(broker: "tradier")
         let wrong = TradierRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8123")!), credentials: TradierCredentials(token: "other"))
         for request in [try wrong.quotes(["AAPL"]).get().urlRequest, try wrong.profile().get().urlRequest] {
             let response = try routes.answer(request)
@@ -70,7 +70,7 @@ import Testing
 
     /// The real API answers XML without `Accept: application/json` (reference §1.1); so does the fixture.
     @Test func withoutAcceptTheAnswerIsXMLAndUndecodable() throws {
-        let routes = try TradierFixtureRoutes.load()
+        let routes = try FixtureRoutes.load(broker: "tradier")
         let request = try factory.quotes(["AAPL"]).get()
         var bare = request.urlRequest
         bare.setValue(nil, forHTTPHeaderField: "Accept")
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func rateLimitRouteCarriesBothHeaders() throws {
-        let routes = try TradierFixtureRoutes.load()
+        let routes = try FixtureRoutes.load(broker: "tradier")
         let response = try routes.answer(try factory.quotes(["LIMIT"]).get().urlRequest)
         #expect(response.status == 429)
         #expect(response.header("X-Ratelimit-Expiry") == "1731528960000")

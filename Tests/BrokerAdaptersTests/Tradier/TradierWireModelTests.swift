@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func xmlAndHTMLAreBadResponsesWithAnExcerpt() throws {
-        let routes = try TradierFixtureRoutes.load()
+        let routes = try FixtureRoutes.load(broker: "tradier")
         let xml = try #require(routes.routes.first { $0.name == "xml-without-accept" })
         do {
             _ = try TradierResponseDecoding.decode(TradierQuotesEnvelope.self, from: HTTPResponse(status: 200, body: xml.body))

@@ -37,4 +37,31 @@ import Testing
         let results = await BoundedConcurrency.results(for: [Int](), limit: 4) { item throws(BrokerError) in item }
         #expect(results.isEmpty)
     }
+
+    @Test func aFailureThatEndsTheBatchLeavesTheRestUnrun() async {
+        let started = Mutex<[Int]>([])
+        let results = await BoundedConcurrency.results(
+            for: Array(0..<5), limit: 1, endsBatch: { if case .rateLimited = $0 { true } else { false } }
+        ) { item throws(BrokerError) in
+            started.withLock { $0.append(item) }
+            if item == 1 { throw .rateLimited(retryAfter: 30) }
+            return item
+        }
+        #expect(started.withLock { $0 } == [0, 1])
+        #expect(results == [.success(0)] + Array(repeating: .failure(.rateLimited(retryAfter: 30)), count: 4))
+    }
+
+    @Test func cancellationLeavesTheRestUnrun() async {
+        let started = Mutex<[Int]>([])
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await BoundedConcurrency.results(for: Array(0..<3), limit: 1) { item throws(BrokerError) in
+                started.withLock { $0.append(item) }
+                return item
+            }
+        }
+        let results = await task.value
+        #expect(started.withLock { $0 } == [0])
+        #expect(results == [.success(0), .failure(.cancelled), .failure(.cancelled)])
+    }
 }
