@@ -16,10 +16,11 @@ let package = Package(
         // ncursesw itself: pkg-config's cflags (-D_XOPEN_SOURCE=600) are rejected by SwiftPM with a
         // warning, and shim.h defines the feature macros the wide-character API needs.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
 
         // Layers, innermost first. Each depends only on layers beneath it.
         .target(name: "Domain", swiftSettings: strict),
-        .target(name: "Networking", dependencies: ["Domain"], swiftSettings: strict),
+        .target(name: "Networking", dependencies: ["Domain", "COpenSSL"], swiftSettings: strict),
         .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
         .target(name: "Stores", dependencies: ["Domain"], swiftSettings: strict),

@@ -1,45 +1,48 @@
-/// SHA-1 (RFC 3174), only for the WebSocket handshake's `Sec-WebSocket-Accept`, where RFC 6455 fixes the
-/// algorithm; it protects nothing, so its weakness does not matter here.
-enum SHA1 {
-    static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
-        var padded = message
+/// SHA-1 (RFC 3174), only for `Sec-WebSocket-Accept`, where RFC 6455 fixes the hash; it protects nothing
+/// here and must not be used for anything that needs collision resistance.
+public enum SHA1 {
+    public static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
+        var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+        var padded = Array(message)
+        let bitLength = UInt64(padded.count) &* 8
         padded.append(0x80)
         while padded.count % 64 != 56 { padded.append(0) }
-        let bitLength = UInt64(message.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8((bitLength >> UInt64(shift)) & 0xFF)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
-        var w = [UInt32](repeating: 0, count: 80)
-        for chunk in stride(from: 0, to: padded.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(padded[j]) << 24 | UInt32(padded[j + 1]) << 16 | UInt32(padded[j + 2]) << 8 | UInt32(padded[j + 3])
+        var words = [UInt32](repeating: 0, count: 80)
+        for blockStart in stride(from: 0, to: padded.count, by: 64) {
+            for index in 0..<16 {
+                let byte = blockStart + index * 4
+                words[index] = UInt32(padded[byte]) << 24 | UInt32(padded[byte + 1]) << 16 | UInt32(padded[byte + 2]) << 8 | UInt32(padded[byte + 3])
             }
-            for i in 16..<80 { w[i] = rotate(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
-            var (a, b, c, d, e) = h
-            for i in 0..<80 {
-                let (f, k): (UInt32, UInt32) = switch i {
+            for index in 16..<80 {
+                words[index] = rotateLeft(words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16], by: 1)
+            }
+            var (a, b, c, d, e) = state
+            for index in 0..<80 {
+                let (f, k): (UInt32, UInt32) = switch index {
                 case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
                 case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
                 case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
                 default: (b ^ c ^ d, 0xCA62_C1D6)
                 }
-                let temp = rotate(a, 5) &+ f &+ e &+ k &+ w[i]
-                (e, d, c, b, a) = (d, c, rotate(b, 30), a, temp)
+                let temporary = rotateLeft(a, by: 5) &+ f &+ e &+ k &+ words[index]
+                e = d
+                d = c
+                c = rotateLeft(b, by: 30)
+                b = a
+                a = temporary
             }
-            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
+            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e)
         }
-        var digest: [UInt8] = []
-        for word in [h.0, h.1, h.2, h.3, h.4] {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
+        return [state.0, state.1, state.2, state.3, state.4].flatMap { word in
+            [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
         }
-        return digest
     }
 
-    private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
+    private static func rotateLeft(_ value: UInt32, by count: UInt32) -> UInt32 {
         value << count | value >> (32 - count)
     }
 }

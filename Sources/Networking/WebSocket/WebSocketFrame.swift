@@ -1,25 +1,29 @@
-/// RFC 6455 §5.2 opcodes.
-public enum WebSocketOpcode: UInt8, Sendable, Hashable {
-    case continuation = 0x0
-    case text = 0x1
-    case binary = 0x2
-    case close = 0x8
-    case ping = 0x9
-    case pong = 0xA
-
-    /// Close, ping and pong: at most 125 bytes and never fragmented (§5.5).
-    public var isControl: Bool { rawValue & 0x8 != 0 }
-}
-
-/// One frame on the wire, unmasked.
+/// One frame as it travels on the wire, payload unmasked.
 public struct WebSocketFrame: Sendable, Hashable {
+    /// Last fragment of a message (always true for control frames).
     public var fin: Bool
+    /// RSV1–RSV3 as the low three bits (RSV1 = 0b100). Nonzero only with a negotiated extension, which
+    /// this client never offers; the encoder writes them anyway so tests can build invalid frames.
+    public var reservedBits: UInt8
     public var opcode: WebSocketOpcode
     public var payload: [UInt8]
 
-    public init(fin: Bool = true, opcode: WebSocketOpcode, payload: [UInt8] = []) {
+    public init(fin: Bool = true, reservedBits: UInt8 = 0, opcode: WebSocketOpcode, payload: [UInt8] = []) {
         self.fin = fin
+        self.reservedBits = reservedBits
         self.opcode = opcode
         self.payload = payload
+    }
+
+    public static func text(_ text: String) -> WebSocketFrame {
+        WebSocketFrame(opcode: .text, payload: Array(text.utf8))
+    }
+
+    public static func binary(_ bytes: [UInt8]) -> WebSocketFrame {
+        WebSocketFrame(opcode: .binary, payload: bytes)
+    }
+
+    public static func close(_ close: WebSocketCloseFrame) -> WebSocketFrame {
+        WebSocketFrame(opcode: .close, payload: close.payload)
     }
 }

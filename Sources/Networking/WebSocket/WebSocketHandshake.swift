@@ -1,110 +1,190 @@
 import Foundation
 
-/// The HTTP/1.1 upgrade (RFC 6455 §4): the request a client sends and the checks on the server's answer.
-/// Pure: the transport writes `request` and feeds back what it reads.
+/// The HTTP/1.1 upgrade of RFC 6455 §4 as values: the request to send and the checks on the answer.
+/// No I/O; the key bytes are injected.
 public struct WebSocketHandshake: Sendable {
-    /// §1.3: appended to the key before hashing.
-    static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+    /// RFC 6455 §1.3: appended to the key before hashing, proving the server speaks WebSocket.
+    public static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+    /// A response head larger than this is not a WebSocket server talking.
+    public static let maxResponseHeadSize = 16 * 1024
 
-    public let url: URL
-    /// Base64 of 16 random bytes (the caller draws them; tests fix them).
+    /// Headers the handshake itself owns; callers' values for them are ignored.
+    private static let reservedHeaderNames: Set<String> = [
+        "host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "content-length",
+    ]
+
+    /// An HTTP response head: status line and headers (names lowercased, repeated headers joined with ", ").
+    public struct Response: Sendable, Hashable {
+        public var status: Int
+        public var reasonPhrase: String
+        public var headers: [String: String]
+
+        public init(status: Int, reasonPhrase: String, headers: [String: String]) {
+            self.status = status
+            self.reasonPhrase = reasonPhrase
+            self.headers = headers
+        }
+
+        public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+        public var contentLength: Int? { header("content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+    }
+
+    public let endpoint: WebSocketEndpoint
+    /// The base64 of 16 random bytes, sent as `Sec-WebSocket-Key`.
     public let key: String
     public let headers: [String: String]
 
-    public init(url: URL, keyBytes: [UInt8], headers: [String: String] = [:]) {
-        self.url = url
+    /// Fails for a URL that is not ws/wss, a key that is not 16 bytes, or a header that would break the
+    /// request (a line break in a name or value). Header values never appear in the error.
+    public init(url: URL, headers: [String: String] = [:], keyBytes: [UInt8]) throws(WebSocketError) {
+        guard let endpoint = WebSocketEndpoint(url: url) else {
+            throw .handshakeFailed(status: 0, reason: "not a ws:// or wss:// URL with a host")
+        }
+        guard keyBytes.count == 16 else { throw .handshakeFailed(status: 0, reason: "Sec-WebSocket-Key needs 16 bytes") }
+        for (name, value) in headers {
+            guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace || $0.isNewline }) else {
+                throw .handshakeFailed(status: 0, reason: "invalid header name \(name.debugDescription)")
+            }
+            guard !value.contains(where: \.isNewline) else {
+                throw .handshakeFailed(status: 0, reason: "header \(name) contains a line break")
+            }
+        }
+        self.endpoint = endpoint
         self.key = Data(keyBytes).base64EncodedString()
         self.headers = headers
     }
 
-    /// The accept value a server must send back for `key`.
-    public static func acceptValue(for key: String) -> String {
-        Data(SHA1.digest(Array((key + guid).utf8))).base64EncodedString()
+    /// base64(SHA-1(key + GUID)): what the server must answer in `Sec-WebSocket-Accept`.
+    public static func acceptValue(forKey key: String) -> String {
+        Data(SHA1.digest(Array((key + acceptGUID).utf8))).base64EncodedString()
     }
 
-    /// The upgrade request's bytes. The Host header carries the port only when it is not the scheme's default.
-    public var request: [UInt8] {
-        let secure = url.scheme?.lowercased() == "wss" || url.scheme?.lowercased() == "https"
-        let host = url.host ?? ""
-        let hostHeader = host.contains(":") ? "[\(host)]" : host
-        let port = url.port.map { ($0 == (secure ? 443 : 80)) ? "" : ":\($0)" } ?? ""
-        var target = url.path.isEmpty ? "/" : URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "/"
-        if target.isEmpty { target = "/" }
-        if let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery { target += "?" + query }
+    public var expectedAccept: String { Self.acceptValue(forKey: key) }
+
+    /// The upgrade request. Extra headers follow the handshake's own, sorted by name so the bytes are
+    /// reproducible.
+    public var requestText: String {
         var lines = [
-            "GET \(target) HTTP/1.1",
-            "Host: \(hostHeader)\(port)",
+            "GET \(endpoint.requestTarget) HTTP/1.1",
+            "Host: \(endpoint.hostHeader)",
             "Upgrade: websocket",
             "Connection: Upgrade",
             "Sec-WebSocket-Key: \(key)",
             "Sec-WebSocket-Version: 13",
         ]
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            // Header injection is impossible by construction: CR and LF never reach the wire. Filter scalars,
-            // not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
-            let clean = { (text: String) in
-                String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
+        for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() })
+        where !Self.reservedHeaderNames.contains(name.lowercased()) {
+            lines.append("\(name): \(value)")
+        }
+        return lines.joined(separator: "\r\n") + "\r\n\r\n"
+    }
+
+    public var requestBytes: [UInt8] { Array(requestText.utf8) }
+
+    /// Splits a response head off the front of `bytes`: nil while the blank line that ends it has not
+    /// arrived. Whatever follows the head is returned as `rest`: the first frame bytes after a 101, the
+    /// body's beginning otherwise.
+    public static func parseResponse(_ bytes: [UInt8]) throws(WebSocketError) -> (response: Response, rest: [UInt8])? {
+        guard let headEnd = headEnd(in: bytes) else {
+            guard bytes.count <= maxResponseHeadSize else {
+                throw .protocolViolation("upgrade response head longer than \(maxResponseHeadSize) bytes")
             }
-            lines.append("\(clean(name)): \(clean(value))")
+            return nil
         }
-        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
-    }
-
-    public enum Outcome: Sendable, Hashable {
-        /// More bytes are needed to see the whole response head.
-        case incomplete
-        /// Upgraded; `leftover` are bytes after the head: the first frames.
-        case upgraded(leftover: [UInt8])
-    }
-
-    /// Checks the server's answer (§4.1): status 101, `Upgrade: websocket`, `Connection: Upgrade` and the
-    /// accept value, header names and tokens case-insensitive. Anything else fails with a short reason.
-    public func validate(response bytes: [UInt8], maxHeadSize: Int = 16 << 10) throws(WebSocketError) -> Outcome {
-        guard let end = Self.headEnd(in: bytes) else {
-            if bytes.count > maxHeadSize { throw .handshakeFailed(status: 0, reason: "response head longer than \(maxHeadSize) bytes") }
-            return .incomplete
-        }
-        let head = String(decoding: bytes[..<end], as: UTF8.self)
+        let head = String(decoding: bytes[..<headEnd], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            throw .handshakeFailed(status: 0, reason: "not an HTTP response: \(Self.excerpt(statusLine))")
+        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]) else {
+            throw .protocolViolation("not an HTTP response: \(sanitized(statusLine, limit: 40).debugDescription)")
         }
-        var fields: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        var headers: [String: String] = [:]
+        for line in lines where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else {
+                throw .protocolViolation("malformed header line in the upgrade response")
+            }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
-        guard status == 101 else {
-            let reason = parts.count > 2 ? String(parts[2]) : "no reason"
-            throw .handshakeFailed(status: status, reason: Self.excerpt(reason))
-        }
-        guard fields["upgrade"]?.lowercased() == "websocket" else {
-            throw .handshakeFailed(status: status, reason: "missing Upgrade: websocket")
-        }
-        guard fields["connection"]?.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "upgrade" }) == true else {
-            throw .handshakeFailed(status: status, reason: "missing Connection: Upgrade")
-        }
-        guard fields["sec-websocket-accept"] == Self.acceptValue(for: key) else {
-            throw .handshakeFailed(status: status, reason: "Sec-WebSocket-Accept does not match the key")
-        }
-        if let extensions = fields["sec-websocket-extensions"], !extensions.isEmpty {
-            throw .handshakeFailed(status: status, reason: "server chose an extension that was not offered")
-        }
-        return .upgraded(leftover: Array(bytes[(end + 4)...]))
+        let reason = parts.count > 2 ? String(parts[2]) : ""
+        return (Response(status: status, reasonPhrase: reason, headers: headers), Array(bytes[(headEnd + 4)...]))
     }
 
-    static func headEnd(in bytes: [UInt8]) -> Int? {
+    /// Checks a 101 answer (RFC 6455 §4.1, the client's checks 1–6). A non-101 answer becomes
+    /// `.handshakeFailed` with a reason from the status line and the start of the body, sanitized and
+    /// with `secretValues` removed.
+    public func validate(_ response: Response, body: [UInt8] = [], secretNames: Set<String> = [], secretValues: [String] = []) throws(WebSocketError) {
+        guard response.status == 101 else {
+            throw .handshakeFailed(
+                status: response.status,
+                reason: Self.failureReason(response, body: body, secretNames: secretNames, secretValues: secretValues)
+            )
+        }
+        guard let upgrade = response.header("upgrade"), Self.tokens(upgrade).contains("websocket") else {
+            throw .protocolViolation("upgrade response lacks \"Upgrade: websocket\"")
+        }
+        guard let connection = response.header("connection"), Self.tokens(connection).contains("upgrade") else {
+            throw .protocolViolation("upgrade response lacks \"Connection: Upgrade\"")
+        }
+        guard let accept = response.header("sec-websocket-accept") else {
+            throw .protocolViolation("upgrade response lacks Sec-WebSocket-Accept")
+        }
+        guard accept == expectedAccept else {
+            throw .protocolViolation("Sec-WebSocket-Accept does not match the key sent")
+        }
+        // We offered no extension and no subprotocol, so the server may not pick one (§4.1 checks 5, 6).
+        if let extensions = response.header("sec-websocket-extensions"), !extensions.isEmpty {
+            throw .protocolViolation("server enabled an extension that was not offered (\(Self.sanitized(extensions, limit: 40)))")
+        }
+        if let subprotocol = response.header("sec-websocket-protocol"), !subprotocol.isEmpty,
+           headers.first(where: { $0.key.lowercased() == "sec-websocket-protocol" }) == nil {
+            throw .protocolViolation("server chose a subprotocol that was not offered")
+        }
+    }
+
+    /// A footer-sized reason for a refused upgrade: "Unauthorized: invalid token" from a reason phrase
+    /// and a body, printable ASCII only, secrets removed, at most `limit` characters.
+    public static func failureReason(_ response: Response, body: [UInt8], secretNames: Set<String> = [], secretValues: [String] = [], limit: Int = 120) -> String {
+        var reason = response.reasonPhrase.trimmingCharacters(in: .whitespaces)
+        let bodyText = sanitized(String(decoding: body.prefix(1024), as: UTF8.self), limit: 1024)
+        if !bodyText.isEmpty, bodyText.lowercased() != reason.lowercased() {
+            reason = reason.isEmpty ? bodyText : "\(reason): \(bodyText)"
+        }
+        let redacted = Redaction.text(sanitized(reason, limit: 1024), secretNames: secretNames, secretValues: secretValues)
+        return redacted.count > limit ? String(redacted.prefix(limit - 1)) + "…" : redacted
+    }
+
+    /// Control characters and anything outside printable ASCII become spaces, runs of spaces one, so a
+    /// hostile server cannot paint on the terminal through an error message.
+    static func sanitized(_ text: String, limit: Int) -> String {
+        var result = ""
+        var lastWasSpace = true
+        for scalar in text.unicodeScalars.prefix(limit * 4) {
+            let printable = scalar.value >= 0x21 && scalar.value < 0x7F
+            if printable {
+                result.unicodeScalars.append(scalar)
+                lastWasSpace = false
+            } else if !lastWasSpace {
+                result.append(" ")
+                lastWasSpace = true
+            }
+            if result.count >= limit { break }
+        }
+        return result.trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func headEnd(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index
         }
         return nil
     }
 
-    /// Server text quoted in an error: short, printable ASCII only.
-    static func excerpt(_ text: String) -> String {
-        String(text.unicodeScalars.prefix(80).map { (0x20...0x7E).contains($0.value) ? Character($0) : "?" })
+    private static func tokens(_ value: String) -> [String] {
+        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 import Testing
 
 @Suite struct WebSocketFrameCodecTests {
-    let key: (UInt8, UInt8, UInt8, UInt8) = (0x37, 0xFA, 0x21, 0x3D)
+    let key = WebSocketMaskingKey(0x37, 0xFA, 0x21, 0x3D)
 
-    func decodeAll(_ bytes: [UInt8], limit: Int = 16 << 20) throws(WebSocketError) -> [WebSocketFrame] {
-        var codec = WebSocketFrameCodec(maxFramePayload: limit)
+    func decodeAll(_ bytes: [UInt8], limit: Int = 16 << 20) throws(WebSocketProtocolError) -> [WebSocketFrame] {
+        var codec = WebSocketFrameCodec(maxFrameSize: limit, maskingKeySource: { WebSocketMaskingKey(0) })
         codec.append(bytes)
         var frames: [WebSocketFrame] = []
         while let frame = try codec.nextFrame() { frames.append(frame) }
@@ -63,7 +63,7 @@ import Testing
     @Test func decodesByteByByte() throws {
         let stream = serverFrame(opcode: 1, payload: Array("first".utf8)) + serverFrame(opcode: 2, payload: Array(repeating: 7, count: 300))
             + serverFrame(opcode: 9, payload: [])
-        var codec = WebSocketFrameCodec()
+        var codec = WebSocketFrameCodec(maskingKeySource: { WebSocketMaskingKey(0) })
         var frames: [WebSocketFrame] = []
         for byte in stream {
             codec.append([byte])
@@ -71,7 +71,7 @@ import Testing
         }
         #expect(frames.map(\.opcode) == [.text, .binary, .ping])
         #expect(frames[1].payload.count == 300)
-        #expect(codec.pendingByteCount == 0)
+        #expect(codec.bufferedByteCount == 0)
     }
 
     @Test func rejectsWhatAClientMustReject() throws {
@@ -80,18 +80,37 @@ import Testing
                 _ = try decodeAll(bytes, limit: limit)
                 return nil
             } catch {
-                if case .protocolViolation(let reason) = error { return reason }
-                return "\(error)"
+                return error.description
             }
         }
-        #expect(violation([0x81, 0x85, 1, 2, 3, 4, 0, 0, 0, 0, 0]) == "the server masked a frame")
-        #expect(violation(serverFrame(opcode: 1, payload: [65], rsv: 0x40)) == "reserved bits set without an extension")
-        #expect(violation(serverFrame(opcode: 3, payload: [])) == "unknown opcode 3")
-        #expect(violation(serverFrame(fin: false, opcode: 9, payload: [])) == "fragmented ping frame")
-        #expect(violation(serverFrame(opcode: 8, payload: Array(repeating: 0, count: 126))) == "close frame of 126 bytes (control frames hold at most 125)")
-        #expect(violation([0x82, 126, 0, 5, 1, 2, 3, 4, 5]) == "length 5 not minimally encoded")
-        #expect(violation([0x82, 127, 0x80, 0, 0, 0, 0, 0, 0, 0]) == "length has its top bit set")
-        #expect(violation(serverFrame(opcode: 2, payload: Array(repeating: 0, count: 2000)), limit: 1000) == "frame of 2000 bytes exceeds the 1000-byte limit")
+        #expect(violation([0x81, 0x85, 1, 2, 3, 4, 0, 0, 0, 0, 0]) == "server sent a masked frame (close 1002)")
+        #expect(violation(serverFrame(opcode: 1, payload: [65], rsv: 0x40)) == "reserved bits set (RSV 100) without a negotiated extension (close 1002)")
+        #expect(violation(serverFrame(opcode: 3, payload: [])) == "unknown opcode 0x3 (close 1002)")
+        #expect(violation(serverFrame(fin: false, opcode: 9, payload: [])) == "fragmented ping frame (close 1002)")
+        #expect(violation(serverFrame(opcode: 8, payload: Array(repeating: 0, count: 126))) == "close frame longer than 125 bytes (close 1002)")
+        #expect(violation([0x82, 127, 0x80, 0, 0, 0, 0, 0, 0, 0]) == "frame length has its most significant bit set (close 1002)")
+        #expect(violation(serverFrame(opcode: 2, payload: Array(repeating: 0, count: 2000)), limit: 1000) == "frame of 2000 bytes exceeds the 1000-byte limit (close 1009)")
+    }
+
+    @Test func aBrokenStreamStaysBroken() throws {
+        var codec = WebSocketFrameCodec(maskingKeySource: { WebSocketMaskingKey(0) })
+        codec.append(serverFrame(opcode: 3, payload: []) + serverFrame(opcode: 1, payload: [65]))
+        #expect(throws: WebSocketProtocolError.self) { try codec.nextFrame() }
+        #expect(throws: WebSocketProtocolError.self, "nothing after a violation can be trusted") { try codec.nextFrame() }
+    }
+
+    @Test func aServerRoleCodecReadsWhatTheClientWrites() throws {
+        let client = WebSocketFrameCodec(role: .client, maskingKeySource: { WebSocketMaskingKey(0xDEAD_BEEF) })
+        var server = WebSocketFrameCodec(role: .server)
+        let frames = [WebSocketFrame.text("naïve"), .binary(Array(0..<200)), .close(WebSocketCloseFrame(code: 1000, reason: "bye"))]
+        for frame in frames { server.append(client.encode(frame)) }
+        var decoded: [WebSocketFrame] = []
+        while let frame = try server.nextFrame() { decoded.append(frame) }
+        #expect(decoded == frames)
+        // And the server rejects an unmasked frame, as the client rejects a masked one.
+        var strict = WebSocketFrameCodec(role: .server)
+        strict.append(serverFrame(opcode: 1, payload: [65]))
+        #expect(throws: WebSocketProtocolError.malformed("client sent an unmasked frame")) { try strict.nextFrame() }
     }
 
     /// Random mutations of valid frames (a fixed seed, so every run checks the same inputs): the decoder
@@ -114,14 +133,14 @@ import Testing
                 default: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: position)
                 }
             }
-            var codec = WebSocketFrameCodec(maxFramePayload: 1 << 16)
+            var codec = WebSocketFrameCodec(maxFrameSize: 1 << 16, maskingKeySource: { WebSocketMaskingKey(0) })
             var assembler = WebSocketMessageAssembler(maxMessageSize: 1 << 16)
             codec.append(bytes)
             do {
                 var steps = 0
                 while let frame = try codec.nextFrame() {
                     outcomes.frames += 1
-                    _ = try assembler.receive(frame)
+                    _ = try assembler.push(frame)
                     steps += 1
                     #expect(steps <= bytes.count, "the decoder must consume bytes on every frame")
                 }

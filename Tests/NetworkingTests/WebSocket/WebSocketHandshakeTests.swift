@@ -6,10 +6,18 @@ import Testing
     /// RFC 6455 §1.3's example key.
     let keyBytes: [UInt8] = Array("the sample nonce".utf8)
 
-    @Test func acceptValueMatchesTheRFC() {
-        let handshake = WebSocketHandshake(url: URL(string: "ws://example.com/chat")!, keyBytes: keyBytes)
+    func handshake(_ url: String, headers: [String: String] = [:]) throws -> WebSocketHandshake {
+        try WebSocketHandshake(url: URL(string: url)!, headers: headers, keyBytes: keyBytes)
+    }
+
+    func response(_ head: String) throws -> WebSocketHandshake.Response {
+        try #require(try WebSocketHandshake.parseResponse(Array(head.utf8))).response
+    }
+
+    @Test func acceptValueMatchesTheRFC() throws {
+        let handshake = try handshake("ws://example.com/chat")
         #expect(handshake.key == "dGhlIHNhbXBsZSBub25jZQ==")
-        #expect(WebSocketHandshake.acceptValue(for: handshake.key) == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        #expect(handshake.expectedAccept == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
     @Test func sha1MatchesRFC3174Vectors() {
@@ -20,45 +28,64 @@ import Testing
         #expect(hex(SHA1.digest(Array(repeating: UInt8(ascii: "a"), count: 1_000_000))) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 
-    @Test func requestNamesHostPortPathQueryAndHeaders() {
-        let handshake = WebSocketHandshake(
-            url: URL(string: "wss://ws.finnhub.io:8443/stream?token=secret")!, keyBytes: keyBytes,
-            headers: ["X-Evil": "a\r\nInjected: yes"]
-        )
-        let text = String(decoding: handshake.request, as: UTF8.self)
+    @Test func requestNamesHostPortPathQueryAndHeaders() throws {
+        let text = try handshake("wss://ws.finnhub.io:8443/stream?token=secret", headers: ["X-Client": "cb", "Host": "evil"]).requestText
         #expect(text.hasPrefix("GET /stream?token=secret HTTP/1.1\r\nHost: ws.finnhub.io:8443\r\n"))
         #expect(text.contains("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"))
-        #expect(text.contains("X-Evil: aInjected: yes\r\n"), "CR/LF stripped from header values")
+        #expect(text.contains("X-Client: cb\r\n"))
+        #expect(!text.contains("evil"), "the handshake owns Host")
         #expect(text.hasSuffix("\r\n\r\n"))
-        let plain = String(decoding: WebSocketHandshake(url: URL(string: "ws://h")!, keyBytes: keyBytes).request, as: UTF8.self)
-        #expect(plain.hasPrefix("GET / HTTP/1.1\r\nHost: h\r\n"))
-        let defaultPort = String(decoding: WebSocketHandshake(url: URL(string: "wss://h:443/x")!, keyBytes: keyBytes).request, as: UTF8.self)
-        #expect(defaultPort.contains("Host: h\r\n"))
+        #expect(try handshake("ws://h").requestText.hasPrefix("GET / HTTP/1.1\r\nHost: h\r\n"))
+        #expect(try handshake("wss://h:443/x").requestText.contains("Host: h\r\n"))
+        #expect(try handshake("ws://[::1]:9000/").requestText.contains("Host: [::1]:9000\r\n"))
+    }
+
+    /// CR and LF can never reach the wire inside a header: "\r\n" is a single Character, so this is
+    /// checked on Characters' `isNewline`, which covers it, lone CR, lone LF and U+2028.
+    @Test(arguments: ["a\r\nInjected: yes", "a\rb", "a\nb", "a\u{2028}b"])
+    func headersWithLineBreaksAreRefused(_ value: String) {
+        #expect(throws: WebSocketError.self) { try handshake("ws://h/", headers: ["X-Evil": value]) }
+        #expect(throws: WebSocketError.self) { try handshake("ws://h/", headers: [value: "v"]) }
+    }
+
+    @Test func refusesURLsThatAreNotWebSockets() {
+        for url in ["http://h/", "ws:///nohost", "wss://h:0/"] {
+            #expect(throws: WebSocketError.self, "\(url)") { try handshake(url) }
+        }
     }
 
     @Test func acceptsAProperUpgradeAndKeepsTheFirstFrameBytes() throws {
-        let handshake = WebSocketHandshake(url: URL(string: "ws://h/")!, keyBytes: keyBytes)
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: WebSocket\r\nConnection: keep-alive, Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"
-        #expect(try handshake.validate(response: Array(head.utf8.prefix(30))) == .incomplete)
-        #expect(try handshake.validate(response: Array(head.utf8) + [0x81, 0x00]) == .upgraded(leftover: [0x81, 0x00]))
+        #expect(try WebSocketHandshake.parseResponse(Array(head.utf8.prefix(30))) == nil)
+        let parsed = try #require(try WebSocketHandshake.parseResponse(Array(head.utf8) + [0x81, 0x00]))
+        #expect(parsed.rest == [0x81, 0x00])
+        try handshake("ws://h/").validate(parsed.response)
     }
 
-    @Test func refusalsSayWhy() {
-        let handshake = WebSocketHandshake(url: URL(string: "ws://h/")!, keyBytes: keyBytes)
-        func failure(_ head: String) -> WebSocketError? {
+    @Test func refusalsSayWhy() throws {
+        let handshake = try handshake("ws://h/")
+        func failure(_ head: String, body: String = "") -> WebSocketError? {
             do {
-                _ = try handshake.validate(response: Array(head.utf8))
+                try handshake.validate(try response(head), body: Array(body.utf8), secretValues: ["s3cr3t"])
                 return nil
-            } catch {
+            } catch let error as WebSocketError {
                 return error
+            } catch {
+                return .network("\(error)")
             }
         }
         #expect(failure("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n") == .handshakeFailed(status: 401, reason: "Unauthorized"))
+        #expect(failure("HTTP/1.1 403 Forbidden\r\n\r\n", body: "bad key s3cr3t\u{1B}[31m")
+            == .handshakeFailed(status: 403, reason: "Forbidden: bad key <redacted> [31m"))
         #expect(failure("HTTP/1.1 101 OK\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n")
-            == .handshakeFailed(status: 101, reason: "missing Upgrade: websocket"))
+            == .protocolViolation("upgrade response lacks \"Upgrade: websocket\""))
         #expect(failure("HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: wrong\r\n\r\n")
-            == .handshakeFailed(status: 101, reason: "Sec-WebSocket-Accept does not match the key"))
-        #expect(failure("SSH-2.0-OpenSSH\r\n\r\n") == .handshakeFailed(status: 0, reason: "not an HTTP response: SSH-2.0-OpenSSH"))
-        #expect(failure("HTTP/1.1 403 \u{1B}[31mno\r\n\r\n") == .handshakeFailed(status: 403, reason: "?[31mno"))
+            == .protocolViolation("Sec-WebSocket-Accept does not match the key sent"))
+        #expect(failure("HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n")
+            == .protocolViolation("server enabled an extension that was not offered (permessage-deflate)"))
+        #expect(throws: WebSocketError.self) { try WebSocketHandshake.parseResponse(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8)) }
+        #expect(throws: WebSocketError.self, "a head that never ends") {
+            try WebSocketHandshake.parseResponse(Array(repeating: UInt8(ascii: "a"), count: WebSocketHandshake.maxResponseHeadSize + 1))
+        }
     }
 }

@@ -1,0 +1,389 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The body of a connection's I/O thread: connects, upgrades, then loops on poll() until the connection
+/// ends. Everything here runs on that one thread; see `LiveWebSocketConnection` for the model.
+final class WebSocketIOLoop {
+    private enum Phase: Equatable {
+        case open
+        /// A close frame is queued or sent. `awaitingPeerClose`: we started the handshake and wait for
+        /// the server's answer; otherwise we only flush what is queued (our echo, or our error close).
+        case closing(deadline: ContinuousClock.Instant, awaitingPeerClose: Bool)
+        case done
+    }
+
+    private struct PendingWrite {
+        var bytes: [UInt8]
+        var offset = 0
+        var completion: WebSocketIOChannel.Completion?
+    }
+
+    private let configuration: LiveWebSocketConnector.Options
+    private let handshake: WebSocketHandshake
+    private let endpointDescription: String
+    private let secretNames: Set<String>
+    private let secretValues: [String]
+    private let channel: WebSocketIOChannel
+    private let messages: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+    private var codec: WebSocketFrameCodec
+    private var assembler: WebSocketMessageAssembler
+    private var heartbeat: WebSocketHeartbeat
+    private let start = ContinuousClock.now
+
+    private var transport: (any WebSocketTransport)?
+    private var phase = Phase.open
+    private var pending: [PendingWrite] = []
+    private var closeReceived = false
+    private var messagesFinished = false
+    /// What the socket must become before a stalled read or write can continue (TLS may need either).
+    private var readWait = WebSocketTransportWait.readable
+    private var writeWait = WebSocketTransportWait.writable
+    private static let readChunkSize = 64 * 1024
+
+    init(configuration: LiveWebSocketConnection.Configuration, channel: WebSocketIOChannel, messages: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation) {
+        self.configuration = configuration.options
+        handshake = configuration.handshake
+        endpointDescription = "\(configuration.handshake.endpoint.host):\(configuration.handshake.endpoint.port)"
+        secretNames = configuration.secretNames
+        secretValues = configuration.secretValues
+        self.channel = channel
+        self.messages = messages
+        codec = WebSocketFrameCodec(role: .client, maxFrameSize: configuration.options.maxFrameSize, maskingKeySource: configuration.maskingKeySource)
+        assembler = WebSocketMessageAssembler(maxMessageSize: configuration.options.maxMessageSize)
+        heartbeat = WebSocketHeartbeat(pingAfter: configuration.options.pingAfterIdle, pongTimeout: configuration.options.pongTimeout)
+    }
+
+    /// Connects and upgrades, reports the outcome through `established`, then serves the connection
+    /// until it ends.
+    func run(established: (Result<Void, WebSocketError>) -> Void) {
+        // OpenSSL writes with write(2), which raises SIGPIPE on a dead peer. Blocked on this thread only,
+        // the signal stays pending here and the write fails with EPIPE instead of killing the app.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+
+        let firstFrameBytes: [UInt8]
+        do {
+            firstFrameBytes = try establish()
+        } catch {
+            finishMessages(throwing: error)
+            transport = nil
+            tearDown()
+            established(.failure(error))
+            return
+        }
+        established(.success(()))
+        heartbeat = WebSocketHeartbeat(pingAfter: configuration.pingAfterIdle, pongTimeout: configuration.pongTimeout, now: elapsed)
+        if !firstFrameBytes.isEmpty { received(firstFrameBytes[...]) }
+        serve()
+        tearDown()
+    }
+
+    // MARK: - Connecting
+
+    /// TCP, TLS, the upgrade. Returns the bytes that followed the 101 response (the first frames).
+    private func establish() throws(WebSocketError) -> [UInt8] {
+        let endpoint = handshake.endpoint
+        let tcp = try TCPTransport.connect(
+            host: endpoint.host,
+            port: endpoint.port,
+            deadline: .now + configuration.connectTimeout,
+            timeoutDescription: "connecting to \(endpointDescription) took longer than \(Self.describe(configuration.connectTimeout))",
+            wakePipe: channel.wakePipe,
+            isCancelled: { channel.isConnectCancelled }
+        )
+        let deadline = ContinuousClock.now + configuration.handshakeTimeout
+        let timeoutDescription = "no WebSocket upgrade from \(endpointDescription) within \(Self.describe(configuration.handshakeTimeout))"
+        if endpoint.usesTLS {
+            let tls = try TLSTransport(over: tcp, endpoint: endpoint, caFile: configuration.extraCAFile, allowInsecure: configuration.allowInsecureTLS)
+            transport = tls
+            try tls.handshake(deadline: deadline, timeoutDescription: timeoutDescription, wakePipe: channel.wakePipe, isCancelled: { channel.isConnectCancelled })
+        } else {
+            transport = tcp
+        }
+
+        var request = handshake.requestBytes[...]
+        while !request.isEmpty {
+            let progress = try request.withUnsafeBytes { bytes in Result { () throws(WebSocketError) in try transport!.write(bytes) } }.get()
+            switch progress {
+            case .transferred(let count): request = request.dropFirst(count)
+            case .wouldBlock(let wait): try waitDuringHandshake(for: wait, until: deadline, timeoutDescription: timeoutDescription)
+            case .closed: throw .network("\(endpointDescription) closed the connection during the upgrade")
+            }
+        }
+
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let (response, rest) = try WebSocketHandshake.parseResponse(received) {
+                var body = rest
+                if response.status != 101 {
+                    body += readRefusalBody(response: response, alreadyRead: rest.count, deadline: min(deadline, .now + .seconds(1)))
+                }
+                try handshake.validate(response, body: body, secretNames: secretNames, secretValues: secretValues)
+                return rest
+            }
+            switch try chunk.withUnsafeMutableBytes({ bytes in Result { () throws(WebSocketError) in try transport!.read(into: bytes) } }).get() {
+            case .transferred(let count): received += chunk[..<count]
+            case .wouldBlock(let wait): try waitDuringHandshake(for: wait, until: deadline, timeoutDescription: timeoutDescription)
+            case .closed: throw .network("\(endpointDescription) closed the connection during the upgrade")
+            }
+        }
+    }
+
+    /// The start of a refusal's body (up to its Content-Length, at most 4 KiB), for the error message:
+    /// brokers explain a 401 or 403 there. Best effort: whatever arrived by `deadline`.
+    private func readRefusalBody(response: WebSocketHandshake.Response, alreadyRead: Int, deadline: ContinuousClock.Instant) -> [UInt8] {
+        guard let length = response.contentLength, length > alreadyRead else { return [] }
+        let wanted = min(length, 4096) - alreadyRead
+        var body: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while body.count < wanted {
+            guard let progress = try? chunk.withUnsafeMutableBytes({ bytes in Result { () throws(WebSocketError) in try transport!.read(into: bytes) } }).get() else { break }
+            switch progress {
+            case .transferred(let count): body += chunk[..<count]
+            case .wouldBlock(let wait):
+                guard (try? waitDuringHandshake(for: wait, until: deadline, timeoutDescription: "")) != nil else { return body }
+            case .closed: return body
+            }
+        }
+        return Array(body.prefix(wanted))
+    }
+
+    private func waitDuringHandshake(for wait: WebSocketTransportWait, until deadline: ContinuousClock.Instant, timeoutDescription: String) throws(WebSocketError) {
+        guard let transport else { return }
+        let readiness = WebSocketPoller.wait(socket: transport.descriptor, for: [wait], wakeDescriptor: channel.wakePipe.readDescriptor, until: deadline)
+        if readiness.woken {
+            channel.wakePipe.drain()
+            if channel.isConnectCancelled { throw .network("connection cancelled") }
+        }
+        if !readiness.readable, !readiness.writable, !readiness.failed, ContinuousClock.now >= deadline {
+            throw .timedOut(timeoutDescription)
+        }
+    }
+
+    // MARK: - Serving
+
+    private func serve() {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        while phase != .done, let transport {
+            takeRequests()
+            flushWrites()
+            finishClosingIfFlushed()
+            guard phase != .done else { break }
+
+            var wanted: Set<WebSocketTransportWait> = [readWait]
+            if !pending.isEmpty { wanted.insert(writeWait) }
+            let deadline: ContinuousClock.Instant? = transport.hasBufferedInput ? .now : nextDeadline()
+            let readiness = WebSocketPoller.wait(socket: transport.descriptor, for: wanted, wakeDescriptor: channel.wakePipe.readDescriptor, until: deadline)
+            if readiness.readable || readiness.writable || readiness.failed || transport.hasBufferedInput {
+                readAvailable(into: buffer)
+            }
+            checkDeadlines()
+        }
+    }
+
+    private func nextDeadline() -> ContinuousClock.Instant? {
+        switch phase {
+        case .open: heartbeat.nextDeadline.map { start + $0 }
+        case .closing(let deadline, _): deadline
+        case .done: nil
+        }
+    }
+
+    private func takeRequests() {
+        for request in channel.takeRequests() {
+            switch request {
+            case .send(let bytes, let completion):
+                pending.append(PendingWrite(bytes: bytes, completion: completion))
+            case .close(let frame):
+                guard phase == .open else { continue }
+                queue(.close(frame))
+                phase = .closing(deadline: .now + configuration.closeTimeout, awaitingPeerClose: true)
+            }
+        }
+    }
+
+    /// Reads until the socket has nothing more (bounded, so a flood cannot starve writes and deadlines).
+    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) {
+        for _ in 0..<16 {
+            guard phase != .done, let transport else { return }
+            do {
+                switch try transport.read(into: buffer) {
+                case .transferred(let count):
+                    readWait = .readable
+                    heartbeat.received(at: elapsed)
+                    received(UnsafeRawBufferPointer(rebasing: buffer[..<count])[...])
+                case .wouldBlock(let wait):
+                    readWait = wait
+                    return
+                case .closed:
+                    peerHungUp()
+                    return
+                }
+            } catch {
+                if case .network = error { peerHungUp() } else { fail(error) }
+                return
+            }
+        }
+    }
+
+    private func received(_ bytes: some Collection<UInt8>) {
+        codec.append(bytes)
+        do {
+            while phase != .done, let frame = try codec.nextFrame() {
+                // Nothing may follow a close frame (RFC 6455 §5.5.1).
+                guard !closeReceived, let event = try assembler.push(frame) else { continue }
+                handle(event)
+            }
+        } catch {
+            violated(error)
+        }
+    }
+
+    private func handle(_ event: WebSocketMessageAssembler.Event) {
+        switch event {
+        case .message(let message):
+            if !messagesFinished { messages.yield(message) }
+        case .ping(let payload):
+            if phase == .open { queue(WebSocketFrame(opcode: .pong, payload: payload)) }
+        case .pong:
+            break
+        case .close(let close):
+            closeReceived = true
+            peerClosed(close)
+        }
+    }
+
+    /// The server's close frame: the answer to ours, or its own decision, which we echo (§5.5.1). A
+    /// normal closure (or none given) ends `messages` cleanly; any other code is an error for the broker.
+    private func peerClosed(_ close: WebSocketCloseFrame) {
+        switch phase {
+        case .open:
+            channel.stopAcceptingSends()
+            let reason = Redaction.text(WebSocketHandshake.sanitized(close.reason, limit: 120), secretNames: secretNames, secretValues: secretValues)
+            if let code = close.code, code != WebSocketCloseFrame.normalClosure {
+                finishMessages(throwing: .closed(code: code, reason: reason))
+            } else {
+                finishMessages(throwing: nil)
+            }
+            queue(.close(WebSocketCloseFrame(code: close.code)))
+            phase = .closing(deadline: .now + configuration.closeTimeout, awaitingPeerClose: false)
+        case .closing(_, awaitingPeerClose: true):
+            phase = .done
+        case .closing, .done:
+            break
+        }
+    }
+
+    /// The peer broke the protocol: say why in a close frame (1002, 1007 or 1009), then hang up.
+    private func violated(_ error: WebSocketProtocolError) {
+        channel.stopAcceptingSends()
+        finishMessages(throwing: .protocolViolation(error.detail))
+        guard phase == .open else {
+            phase = .done
+            return
+        }
+        queue(.close(WebSocketCloseFrame(code: error.closeCode, reason: error.detail)))
+        phase = .closing(deadline: .now + configuration.closeTimeout, awaitingPeerClose: false)
+    }
+
+    /// EOF or a reset. Expected once a close handshake is under way; otherwise the connection was lost,
+    /// possibly in the middle of a frame.
+    private func peerHungUp() {
+        if case .open = phase { finishMessages(throwing: .network("connection lost")) }
+        phase = .done
+    }
+
+    private func fail(_ error: WebSocketError) {
+        finishMessages(throwing: error)
+        phase = .done
+    }
+
+    private func queue(_ frame: WebSocketFrame) {
+        pending.append(PendingWrite(bytes: codec.encode(frame)))
+    }
+
+    private func flushWrites() {
+        while phase != .done, let transport, !pending.isEmpty {
+            do {
+                let offset = pending[0].offset
+                let progress = try pending[0].bytes.withUnsafeBytes { bytes in
+                    Result { () throws(WebSocketError) in try transport.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+                }.get()
+                switch progress {
+                case .transferred(let count):
+                    writeWait = .writable
+                    pending[0].offset += count
+                    if pending[0].offset == pending[0].bytes.count {
+                        pending.removeFirst().completion?.resume(returning: .success(()))
+                    }
+                case .wouldBlock(let wait):
+                    writeWait = wait
+                    return
+                case .closed:
+                    peerHungUp()
+                }
+            } catch {
+                if case .network = error { peerHungUp() } else { fail(error) }
+            }
+        }
+    }
+
+    /// Our echo or error close is on the wire: nothing is left to wait for.
+    private func finishClosingIfFlushed() {
+        if case .closing(_, awaitingPeerClose: false) = phase, pending.isEmpty { phase = .done }
+    }
+
+    private func checkDeadlines() {
+        switch phase {
+        case .open:
+            switch heartbeat.action(at: elapsed) {
+            case .none: break
+            case .sendPing: queue(WebSocketFrame(opcode: .ping))
+            case .timedOut:
+                let silence = (configuration.pingAfterIdle ?? .zero) + configuration.pongTimeout
+                fail(.timedOut("no data from \(endpointDescription) for \(Self.describe(silence))"))
+            }
+        case .closing(let deadline, _):
+            if ContinuousClock.now >= deadline { phase = .done }
+        case .done:
+            break
+        }
+    }
+
+    // MARK: - Ending
+
+    private func finishMessages(throwing error: WebSocketError?) {
+        guard !messagesFinished else { return }
+        messagesFinished = true
+        if let error { messages.finish(throwing: error) } else { messages.finish() }
+    }
+
+    /// Closes the socket, ends `messages` (cleanly, if nothing failed before), fails sends that never
+    /// reached the kernel and releases everyone waiting in `close`.
+    private func tearDown() {
+        phase = .done
+        if closeReceived || !pending.isEmpty { transport?.shutdown() }
+        transport = nil
+        finishMessages(throwing: nil)
+        let (unserved, closeWaiters) = channel.end()
+        for write in pending { write.completion?.resume(returning: .failure(.network("connection closed"))) }
+        pending.removeAll()
+        for case .send(_, let completion) in unserved { completion.resume(returning: .failure(.network("connection closed"))) }
+        for waiter in closeWaiters { waiter.resume() }
+    }
+
+    private var elapsed: Duration { ContinuousClock.now - start }
+
+    static func describe(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\((seconds * 100).rounded() / 100)s"
+    }
+}
