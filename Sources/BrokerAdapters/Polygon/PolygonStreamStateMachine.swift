@@ -1,0 +1,96 @@
+import Domain
+import Foundation
+
+/// Polygon's stream protocol (reference §2.2): wait for `connected`, send `auth`, and on `auth_success`
+/// report `.live` and send the subscriptions asked for so far. Each symbol is subscribed as trades and
+/// quotes (`T.AAPL,Q.AAPL`), batched into one message per hub call.
+struct PolygonStreamStateMachine: StreamSessionMachine {
+    enum Phase: Sendable, Hashable {
+        case awaitingConnected
+        case authenticating
+        case live
+    }
+
+    static let brokerName = "polygon"
+    static let connectionLimit = "Polygon allows one connection per asset class: close the other session"
+
+    private(set) var phase = Phase.awaitingConnected
+    /// What the hub wants; sent once live, and the filter for events (an unsubscribed symbol can still
+    /// deliver a few buffered events).
+    private(set) var subscribed: Set<String> = []
+    private let apiKey: String
+    private let credentialHint: String
+    private var book = StreamQuoteBook()
+
+    init(apiKey: String, credentialHint: String) {
+        self.apiKey = apiKey
+        self.credentialHint = credentialHint
+    }
+
+    static func decode(_ text: String) throws -> [PolygonStreamEvent] {
+        try PolygonStreamDecoder.decode(text)
+    }
+
+    mutating func receive(_ events: [PolygonStreamEvent]) -> [StreamSessionAction] {
+        var actions: [StreamSessionAction] = []
+        for event in events {
+            switch event {
+            case .status(let status, let message):
+                switch status {
+                case "connected":
+                    guard phase == .awaitingConnected else { continue }
+                    phase = .authenticating
+                    actions.append(.send(#"{"action":"auth","params":\#(StreamJSONText.quoted(apiKey))}"#))
+                case "auth_success":
+                    guard phase == .authenticating else { continue }
+                    phase = .live
+                    actions.append(.emit(.live))
+                    if !subscribed.isEmpty { actions.append(.send(Self.message("subscribe", subscribed))) }
+                case "auth_failed":
+                    return actions + [.fail(.unauthorized(hint: credentialHint))]
+                case "max_connections":
+                    return actions + [.fail(.limitExceeded(Self.connectionLimit))]
+                case "auth_timeout", "error":
+                    // Retryable: a timeout is ours to fix by reconnecting, and `error` has been seen for
+                    // transient faults as well as plans without WebSocket access (reference §2.2).
+                    return actions + [.fail(.network("polygon stream: \(status): \(message.prefix(120))"))]
+                default:
+                    // `success` acknowledges one subscribe or unsubscribe param; nothing to do.
+                    continue
+                }
+            case .trade(let symbol, let price, let timestamp):
+                guard phase == .live, subscribed.contains(symbol),
+                      let quote = book.trade(symbol, price: price, at: timestamp)
+                else { continue }
+                actions.append(.emit(.quote(quote)))
+            case .quote(let symbol, let bid, let ask, let timestamp):
+                guard phase == .live, subscribed.contains(symbol),
+                      let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp)
+                else { continue }
+                actions.append(.emit(.quote(quote)))
+            }
+        }
+        return actions
+    }
+
+    mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
+        let added = symbols.subtracting(subscribed)
+        subscribed.formUnion(added)
+        guard phase == .live, !added.isEmpty else { return [] }
+        return [.send(Self.message("subscribe", added))]
+    }
+
+    mutating func unsubscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
+        let removed = symbols.intersection(subscribed)
+        subscribed.subtract(removed)
+        book.remove(removed)
+        guard phase == .live, !removed.isEmpty else { return [] }
+        return [.send(Self.message("unsubscribe", removed))]
+    }
+
+    /// `{"action":"subscribe","params":"T.AAPL,Q.AAPL,T.MSFT,Q.MSFT"}`, symbols sorted.
+    static func message(_ action: String, _ symbols: Set<String>) -> String {
+        let params = symbols.sorted().map { "T.\($0),Q.\($0)" }.joined(separator: ",")
+        return #"{"action":"\#(action)","params":\#(StreamJSONText.quoted(params))}"#
+    }
+}

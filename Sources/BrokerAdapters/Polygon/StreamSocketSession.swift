@@ -1,0 +1,144 @@
+import Domain
+import Networking
+import Synchronization
+
+/// One broker stream over one WebSocket, driven by a `StreamSessionMachine`.
+///
+/// A reader task decodes each frame outside the lock, then feeds the events to the machine under a
+/// `Mutex` and carries out its actions while still holding it; the hub's subscribe and unsubscribe do the
+/// same. Outgoing messages are only queued under the lock, and one writer task sends them in queue order:
+/// what reaches the broker follows the order of the machine's decisions (an unsubscribe never overtakes
+/// the subscribe it undoes), and no one awaits while holding the lock.
+///
+/// Whatever ends the `events` stream (a failure the machine reports, the connection ending, `close()`,
+/// or the hub dropping the stream) also closes the WebSocket, through the stream's termination handler.
+final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSession {
+    let events: AsyncThrowingStream<QuoteEvent, any Error>
+    private let core: Core
+    private let reader: Task<Void, Never>
+    private let writer: Task<Void, Never>
+
+    init(connection: any WebSocketConnection, machine: Machine) {
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, throwing: (any Error).self)
+        let (outbox, outboxContinuation) = AsyncStream.makeStream(of: Outgoing.self)
+        continuation.onTermination = { _ in
+            outboxContinuation.yield(.close)
+            outboxContinuation.finish()
+        }
+        let core = Core(machine: machine, events: continuation, outbox: outboxContinuation)
+        let name = Machine.brokerName
+
+        writer = Task {
+            for await item in outbox {
+                switch item {
+                case .text(let text):
+                    do throws(WebSocketError) {
+                        try await connection.send(.text(text))
+                    } catch {
+                        core.end(.network("\(name) stream: \(error)"))
+                    }
+                case .close:
+                    await connection.close(code: 1000, reason: "")
+                    return
+                }
+            }
+        }
+        reader = Task {
+            do {
+                for try await message in connection.messages {
+                    // Both brokers send JSON text; binary would be MessagePack, which we never ask for.
+                    guard case .text(let text) = message else { continue }
+                    let decoded: [Machine.Event]
+                    do {
+                        decoded = try Machine.decode(text)
+                    } catch {
+                        core.end(.badResponse("\(name) stream: \(error)"))
+                        return
+                    }
+                    guard core.apply({ $0.receive(decoded) }) else { return }
+                }
+                core.end(.network("\(name) stream: connection closed by the server"))
+            } catch {
+                core.end(.network("\(name) stream: \(error)"))
+            }
+        }
+        self.events = events
+        self.core = core
+    }
+
+    deinit {
+        core.end(nil)
+        reader.cancel()
+    }
+
+    func subscribe(_ symbols: Set<String>) async {
+        core.apply { $0.subscribe(symbols) }
+    }
+
+    func unsubscribe(_ symbols: Set<String>) async {
+        core.apply { $0.unsubscribe(symbols) }
+    }
+
+    /// Finishes `events` without an error and returns once the WebSocket's close has returned.
+    func close() async {
+        core.end(nil)
+        reader.cancel()
+        await writer.value
+    }
+
+    private enum Outgoing: Sendable {
+        case text(String)
+        case close
+    }
+
+    /// The machine and both streams' continuations, shared by the session and its tasks.
+    private final class Core: Sendable {
+        private struct State: Sendable {
+            var machine: Machine
+            var ended = false
+        }
+
+        private let state: Mutex<State>
+        private let events: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+        private let outbox: AsyncStream<Outgoing>.Continuation
+
+        init(
+            machine: Machine, events: AsyncThrowingStream<QuoteEvent, any Error>.Continuation,
+            outbox: AsyncStream<Outgoing>.Continuation
+        ) {
+            self.state = Mutex(State(machine: machine))
+            self.events = events
+            self.outbox = outbox
+        }
+
+        /// Runs one step of the machine and carries out its actions; false once the session has ended.
+        @discardableResult
+        func apply(_ step: (inout Machine) -> [StreamSessionAction]) -> Bool {
+            state.withLock { state in
+                guard !state.ended else { return false }
+                for action in step(&state.machine) {
+                    switch action {
+                    case .send(let text):
+                        outbox.yield(.text(text))
+                    case .emit(let event):
+                        events.yield(event)
+                    case .fail(let error):
+                        state.ended = true
+                        events.finish(throwing: error)
+                        return false
+                    }
+                }
+                return true
+            }
+        }
+
+        /// Ends the session with `error` (nil: a clean finish) unless it has already ended.
+        func end(_ error: BrokerError?) {
+            state.withLock { state in
+                guard !state.ended else { return }
+                state.ended = true
+                if let error { events.finish(throwing: error) } else { events.finish() }
+            }
+        }
+    }
+}
