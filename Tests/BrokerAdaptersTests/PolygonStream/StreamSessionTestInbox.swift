@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+
+/// Items handed from a producer (a session's events, a socket's sent messages) to a test, which awaits
+/// them with a deadline so that a bug fails the test instead of hanging the run. Shared by the Polygon and
+/// Alpaca stream tests.
+final class StreamSessionTestInbox<Element: Sendable>: Sendable {
+    struct TimedOut: Error, CustomStringConvertible {
+        let timeout: Duration
+        var description: String { "nothing arrived within \(timeout)" }
+    }
+
+    private struct State {
+        var items: [Element] = []
+        var finished = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func put(_ item: Element) {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.items.append(item)
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
+    }
+
+    func finish() {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
+    }
+
+    /// Everything received and not taken yet.
+    var pending: [Element] {
+        state.withLock { $0.items }
+    }
+
+    /// The next item; nil once finished and drained. Throws `TimedOut` after `timeout`.
+    func next(timeout: Duration = .seconds(5)) async throws -> Element? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let outcome = state.withLock { state -> Element?? in
+                if !state.items.isEmpty { return .some(state.items.removeFirst()) }
+                return state.finished ? .some(nil) : nil
+            }
+            if let outcome { return outcome }
+            guard ContinuousClock.now < deadline else { throw TimedOut(timeout: timeout) }
+            await waitForChange(until: deadline)
+        }
+    }
+
+    /// Returns after the next `put` or `finish`, or at `deadline`. A wake-up left over from an earlier
+    /// wait only makes `next` look again.
+    private func waitForChange(until deadline: ContinuousClock.Instant) async {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            self?.state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }?.resume()
+        }
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                if !state.items.isEmpty || state.finished { return true }
+                state.waiter = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        timer.cancel()
+    }
+}

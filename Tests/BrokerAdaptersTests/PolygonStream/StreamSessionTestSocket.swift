@@ -1,0 +1,82 @@
+import Domain
+import Foundation
+import Networking
+import Synchronization
+
+/// A scripted WebSocket peer for stream-session tests: the test plays the server (`serverSends`,
+/// `serverCloses`, `serverDrops`) and reads what the client sent, in order (`nextSent`). It is its own
+/// connector and hands out one connection.
+final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Sendable {
+    let messages: AsyncThrowingStream<WebSocketMessage, any Error>
+    private let server: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+    private let sent = StreamSessionTestInbox<String>()
+    private let record = Mutex(Record())
+    private let connectError: WebSocketError?
+
+    struct Record: Sendable {
+        var url: URL?
+        var headers: [String: String] = [:]
+        var closeCode: UInt16?
+    }
+
+    /// `connectError`: `connect` fails with it instead.
+    init(connectError: WebSocketError? = nil) {
+        (messages, server) = AsyncThrowingStream.makeStream(of: WebSocketMessage.self, throwing: (any Error).self)
+        self.connectError = connectError
+    }
+
+    var connectedURL: URL? { record.withLock { $0.url } }
+    /// The close code the client sent, nil while it has not closed.
+    var closeCode: UInt16? { record.withLock { $0.closeCode } }
+
+    func connect(to url: URL, headers: [String: String], secretNames: Set<String>) async throws(WebSocketError) -> any WebSocketConnection {
+        if let connectError { throw connectError }
+        record.withLock {
+            $0.url = url
+            $0.headers = headers
+        }
+        return self
+    }
+
+    func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+        guard case .text(let text) = message else {
+            sent.put("<binary>")
+            return
+        }
+        sent.put(text)
+    }
+
+    func close(code: UInt16, reason: String) async {
+        record.withLock { $0.closeCode = code }
+        server.finish()
+        sent.finish()
+    }
+
+    // MARK: The test's side
+
+    func serverSends(_ text: String) {
+        server.yield(.text(text))
+    }
+
+    func serverSendsBinary(_ bytes: [UInt8]) {
+        server.yield(.binary(bytes))
+    }
+
+    /// A clean close from the server.
+    func serverCloses() {
+        server.finish()
+    }
+
+    /// The connection breaks.
+    func serverDrops(_ error: WebSocketError) {
+        server.finish(throwing: error)
+    }
+
+    /// The next message the client sent; nil once it closed the connection and everything was read.
+    func nextSent(timeout: Duration = .seconds(5)) async throws -> String? {
+        try await sent.next(timeout: timeout)
+    }
+
+    /// Messages the client sent that the test has not read yet.
+    var unreadSent: [String] { sent.pending }
+}
