@@ -27,6 +27,7 @@ public actor WatchlistInteractor {
         accountServices: [any AccountService] = [],
         watchlist: WatchlistStore,
         isDemo: Bool,
+        securityWarning: String? = nil,
         staleAfter: TimeInterval = 30,
         highlightFor: TimeInterval = 1,
         initialMessage: StatusMessage? = nil,
@@ -38,6 +39,7 @@ public actor WatchlistInteractor {
             staleAfter: staleAfter, highlightFor: highlightFor
         )
         self.state.message = initialMessage
+        self.state.securityWarning = securityWarning
         self.watchlist = watchlist
         self.quoteServices = quoteServices
         self.accountServices = accountServices

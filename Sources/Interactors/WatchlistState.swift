@@ -14,6 +14,7 @@ public struct WatchlistState: Sendable {
     public var mode: InputMode = .normal
     public var message: StatusMessage?
     public var isDemo: Bool
+    public var securityWarning: String?
     public var staleAfter: TimeInterval
     public var highlightFor: TimeInterval
     public var accounts: AccountsPanel?
@@ -140,7 +141,8 @@ public struct WatchlistState: Sendable {
             message: message,
             staleAfter: staleAfter,
             highlightFor: highlightFor,
-            accounts: accounts
+            accounts: accounts,
+            securityWarning: securityWarning
         )
     }
 

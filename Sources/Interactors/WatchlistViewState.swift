@@ -120,6 +120,8 @@ public struct WatchlistViewState: Sendable, Hashable {
     public var brokers: [BrokerStatus]
     /// Fake data is on screen: the header says DEMO.
     public var isDemo: Bool
+    /// A safety check the user turned off (e.g. "TLS NOT VERIFIED"): the header shows it on every frame.
+    public var securityWarning: String?
     public var message: StatusMessage?
     /// Rows whose last quote is older than this are drawn dimmed.
     public var staleAfter: TimeInterval
@@ -131,8 +133,10 @@ public struct WatchlistViewState: Sendable, Hashable {
     public init(
         rows: [WatchlistRow] = [], selectedIndex: Int? = nil, scrollOffset: Int = 0, sort: SortOrder = .symbol,
         mode: InputMode = .normal, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
-        staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil
+        staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil,
+        securityWarning: String? = nil
     ) {
+        self.securityWarning = securityWarning
         self.rows = rows
         self.selectedIndex = selectedIndex
         self.scrollOffset = scrollOffset

@@ -17,6 +17,10 @@ struct HeaderBar {
             left.append(" ")
             left.append(" DEMO ", style: palette.demoBadge)
         }
+        if let warning = state.securityWarning {
+            left.append(" ")
+            left.append(" \(TerminalText.sanitize(warning)) ", style: palette.securityBadge)
+        }
         let symbols = Set(state.rows.map(\.key.symbol)).count
         let count = StyledText(symbols == 1 ? "1 symbol" : "\(symbols) symbols", style: palette.headerDetail)
         var sort = StyledText("sort: ", style: palette.headerDetail)

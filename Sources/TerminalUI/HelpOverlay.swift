@@ -19,6 +19,11 @@ struct HelpOverlay {
         ("Esc", "close help, dismiss a message"),
     ]
 
+    /// What the screen shows besides keys.
+    private static let marks: [(keys: String, meaning: String)] = [
+        ("~ dimmed row", "stale: no update for a while (staleAfterSeconds)"),
+    ]
+
     private static let promptEntries: [(keys: String, meaning: String)] = [
         ("Enter", "add symbols: AAPL MSFT or AAPL,MSFT"),
         ("Esc", "cancel"),
@@ -32,6 +37,14 @@ struct HelpOverlay {
             var line = StyledText(entry.keys, style: palette.overlayKey)
             line.append(String(repeating: " ", count: keyWidth + 2 - TerminalText.width(entry.keys)))
             line.append(entry.meaning)
+            lines.append(line)
+        }
+        lines.append(StyledText())
+        lines.append(StyledText("On screen", style: palette.overlayTitle))
+        for (keys, meaning) in Self.marks {
+            var line = StyledText(keys, style: palette.overlayKey)
+            line.append(String(repeating: " ", count: max(2, keyWidth + 2 - TerminalText.width(keys))))
+            line.append(meaning)
             lines.append(line)
         }
         lines.append(StyledText())

@@ -147,6 +147,8 @@ struct WatchlistTable {
 
         if isStale(item) {
             buffer.restyle(row: row) { $0.dim = true }
+            // Dim alone is lost without color support or in a copied screen: the margin says it too.
+            buffer.write(cells: [Self.staleMark], column: 0, row: row, style: palette.muted)
         }
         if index == state.selectedIndex {
             buffer.restyle(row: row) { $0.reverse.toggle() }
@@ -187,6 +189,9 @@ struct WatchlistTable {
         guard let changedAt = row.lastChangeAt else { return false }
         return now.timeIntervalSince(changedAt) < state.highlightFor
     }
+
+    /// In the left margin of a row whose last quote is older than `staleAfter` (see the help overlay).
+    static let staleMark: Character = "~"
 
     private func isStale(_ row: WatchlistRow) -> Bool {
         guard let receivedAt = row.receivedAt else { return false }

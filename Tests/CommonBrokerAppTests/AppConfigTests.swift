@@ -133,7 +133,7 @@ import Testing
           "colour": false
         }
         """
-        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, brokers")
+        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers")
         #expect(load(text).failureValue?.keyPath == "colour")
         #expect(load(text).failureValue?.position == SourcePosition(line: 3, column: 3))
     }
@@ -151,7 +151,36 @@ import Testing
         """
         #expect(message(text) == "config.json:5:7: unknown key \"brokers.demo.tickMs\"; expected one of: enabled, seed, tickIntervalMs")
         #expect(message(#"{"brokers": {"etrade": {}}}"#) == "config.json:1:14: unknown key \"brokers.etrade\"; expected one of: demo, tradier, alpaca, finnhub, polygon")
-        #expect(message(#"{"brokers": {"tradier": {"tokenENV": "X"}}}"#) == "config.json:1:26: unknown key \"brokers.tradier.tokenENV\"; did you mean \"tokenEnv\"? expected one of: enabled, environment, baseURL, pollIntervalSeconds, token, tokenEnv")
+        #expect(message(#"{"brokers": {"tradier": {"tokenENV": "X"}}}"#) == "config.json:1:26: unknown key \"brokers.tradier.tokenENV\"; did you mean \"tokenEnv\"? expected one of: enabled, environment, baseURL, stream, streamURL, pollIntervalSeconds, token, tokenEnv")
+    }
+
+    @Test func streamsAreOnByDefaultExceptPolygonsFreePlan() throws {
+        let config = try load("{}").get()
+        #expect(config.brokers.tradier.stream == true)
+        #expect(config.brokers.alpaca.stream == true)
+        #expect(config.brokers.finnhub.stream == true)
+        #expect(config.brokers.polygon.stream == false)
+        let custom = try load(#"{"brokers": {"polygon": {"stream": true, "streamURL": "ws://127.0.0.1:9000/stocks"}}}"#).get()
+        #expect(custom.brokers.polygon.stream == true)
+        #expect(custom.brokers.polygon.streamURL == URL(string: "ws://127.0.0.1:9000/stocks"))
+    }
+
+    @Test func streamURLMustBeAWebSocketURL() {
+        #expect(message(#"{"brokers": {"finnhub": {"streamURL": "https://ws.finnhub.io"}}}"#)
+            == #"config.json:1:39: "brokers.finnhub.streamURL" must be a ws or wss URL such as "wss://stream.example.com/v1", found "https://ws.finnhub.io""#)
+        #expect(message(#"{"brokers": {"finnhub": {"stream": "yes"}}}"#) == #"config.json:1:36: "brokers.finnhub.stream" must be true or false, found string"#)
+    }
+
+    @Test func tlsSettings() throws {
+        #expect(try load("{}").get().tls == AppConfig.TLS())
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem")
+        try Data("-----BEGIN CERTIFICATE-----\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let config = try load(#"{"tls": {"caFile": "\#(file.path)", "insecureSkipVerify": true}}"#).get()
+        #expect(config.tls == AppConfig.TLS(caFile: file.path, insecureSkipVerify: true))
+        #expect(message(#"{"tls": {"caFile": "/nonexistent/ca.pem"}}"#)
+            == #"config.json:1:20: "tls.caFile" names no readable file (/nonexistent/ca.pem); give the path of a PEM file of CA certificates, or null"#)
+        #expect(message(#"{"tls": {"verify": false}}"#).contains("unknown key \"tls.verify\"") == true)
     }
 
     @Test func wrongTypes() {

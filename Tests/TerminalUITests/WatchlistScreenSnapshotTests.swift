@@ -107,6 +107,15 @@ import Testing
         Snapshot.expect(F.render(state, columns: 100, rows: 30), matches: "reconnecting-100x30")
     }
 
+    @Test func tlsVerificationOffIsInTheHeaderOfEveryFrame() {
+        var state = F.state()
+        state.securityWarning = "TLS NOT VERIFIED"
+        let frame = F.render(state, columns: 60, rows: 20)
+        Snapshot.expect(frame, matches: "tls-not-verified-60x20")
+        #expect(F.render(state, columns: 40, rows: 8).lines.first?.contains("TLS NOT VERIFIED") == true,
+                "the badge survives a narrow terminal: the sort and the clock give way first")
+    }
+
     @Test func hostileTextFromBrokersCannotShiftColumns() {
         let evil = ServiceBranding(id: "evil", name: "Evil\u{1B}[2J\u{202E}Corp 株式", glyph: "\u{1B}]0;x\u{07}E", color: .red)
         let rows = [

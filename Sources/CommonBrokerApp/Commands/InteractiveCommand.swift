@@ -11,7 +11,7 @@ enum InteractiveCommand {
     }
 
     static func run(_ app: AppComposition) async -> Int32 {
-        let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo))
+        let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo, securityWarning: app.securityWarning))
         let renderOptions = RenderOptions(
             color: app.colorEnabled,
             upColor: TerminalColor(app.config.theme.up),
@@ -30,10 +30,11 @@ enum InteractiveCommand {
             accountServices: app.accountServices,
             watchlist: app.watchlist,
             isDemo: app.isDemo,
+            securityWarning: app.securityWarning,
             staleAfter: TimeInterval(app.config.staleAfterSeconds),
             highlightFor: Double(app.config.highlightMilliseconds) / 1000,
             initialMessage: app.notes.isEmpty ? nil : StatusMessage(
-                app.notes.contains { $0.kind == .error } ? .error : .warning,
+                app.notes.contains { $0.kind == .error } ? .error : app.notes.contains { $0.kind == .warning } ? .warning : .info,
                 app.notes.map(\.text).joined(separator: " · ")
             ),
             publish: { state in

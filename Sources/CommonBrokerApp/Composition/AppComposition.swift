@@ -15,6 +15,8 @@ struct AppComposition {
     let hub: MarketDataHub
     let watchlist: WatchlistStore
     let isDemo: Bool
+    /// A header badge shown on every frame while a safety check is off (TLS verification).
+    let securityWarning: String?
     /// Things the user should know at start: a corrupt watchlist moved aside, a config warning.
     let notes: [StatusMessage]
     let colorEnabled: Bool
@@ -45,7 +47,16 @@ struct AppComposition {
         var real: [BrokerAssembly.Broker] = []
         if !options.demo, !config.brokers.enabled.isEmpty {
             let servicer = try BrokerAssembly.servicer(options: options)
-            real = BrokerAssembly.build(config: config, options: options, environment: environment, servicer: servicer)
+            let assembled = BrokerAssembly.build(
+                config: config, options: options, environment: environment, servicer: servicer,
+                connector: BrokerAssembly.connector(tls: config.tls))
+            real = assembled.brokers
+            notes += assembled.notes.map { StatusMessage(.info, $0) }
+        }
+        // Said on every frame, not once: a user must not forget that anyone on the path can read the streams.
+        let securityWarning = config.tls.insecureSkipVerify && !real.isEmpty ? "TLS NOT VERIFIED" : nil
+        if securityWarning != nil {
+            notes.append(StatusMessage(.warning, "tls.insecureSkipVerify is true: certificates are not checked, so anyone on the network path can read and change the streams"))
         }
         let showDemo = real.isEmpty || config.brokers.demo.enabled
         let seed = config.brokers.demo.seed ?? UInt64.random(in: 0...UInt64.max)
@@ -76,6 +87,7 @@ struct AppComposition {
             hub: hub,
             watchlist: watchlist,
             isDemo: showDemo,
+            securityWarning: securityWarning,
             notes: notes,
             colorEnabled: config.usesColor(noColorOption: options.noColor, environment: environment)
         )

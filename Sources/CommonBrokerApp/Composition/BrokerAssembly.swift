@@ -45,10 +45,29 @@ struct BrokerAssembly {
         return live
     }
 
+    /// The WebSocket client every streaming broker shares: TLS settings from the config.
+    static func connector(tls: AppConfig.TLS) -> LiveWebSocketConnector {
+        LiveWebSocketConnector(options: LiveWebSocketConnector.Options(extraCAFile: tls.caFile, allowInsecureTLS: tls.insecureSkipVerify))
+    }
+
+    /// Whether a broker streams, and if the config asked for a stream it cannot have, why not (for a
+    /// start-up note). Recordings hold HTTP exchanges only, so a recording or replaying run polls, as
+    /// the README says; Tradier's sandbox has no streaming API.
+    static func streams(_ section: AppConfig.BrokerSection, environment: ServiceEnvironment, options: RunOptions) -> (Bool, note: String?) {
+        guard section.stream else { return (false, nil) }
+        if options.replayDirectory != nil || options.recordDirectory != nil { return (false, nil) }
+        if section.id == "tradier" && environment == .sandbox && section.streamURL == nil {
+            return (false, "Tradier's sandbox has no streaming API: polling every \(section.pollIntervalSeconds)s")
+        }
+        return (true, nil)
+    }
+
     static func build(
-        config: AppConfig, options: RunOptions, environment: [String: String], servicer: any RequestServicer
-    ) -> [Broker] {
-        config.brokers.enabled.compactMap { section in
+        config: AppConfig, options: RunOptions, environment: [String: String], servicer: any RequestServicer,
+        connector: any WebSocketConnector
+    ) -> (brokers: [Broker], notes: [String]) {
+        var notes: [String] = []
+        let brokers: [Broker] = config.brokers.enabled.compactMap { section in
             let deployment = options.environment.flatMap(ServiceEnvironment.init(rawValue:))
                 ?? ServiceEnvironment(rawValue: section.environment.rawValue) ?? .production
             var overrides: [String: URL] = [:]
@@ -60,9 +79,12 @@ struct BrokerAssembly {
             let context = ServiceContext(environment: deployment, baseURLOverrides: overrides, servicer: servicer)
             func secret(_ key: String) -> String? { section.credential(key)?.resolved(in: environment) }
             func variable(_ key: String, _ fallback: String) -> String { section.credential(key)?.environmentVariable ?? fallback }
+            let (streams, note) = streams(section, environment: deployment, options: options)
+            if let note { notes.append(note) }
 
             let quotes: any QuoteService
             var accounts: (any AccountService)?
+            var stream: AnyStreamingQuoteService?
             switch section.id {
             case "tradier":
                 let broker = TradierBroker(context: context, credentials: TradierCredentials(
@@ -70,24 +92,36 @@ struct BrokerAssembly {
                 quotes = broker
                 accounts = broker
             case "alpaca":
-                let broker = AlpacaBroker(context: context, credentials: AlpacaCredentials(
+                let credentials = AlpacaCredentials(
                     keyID: secret("keyId"), secretKey: secret("secretKey"),
                     keyIDVariable: variable("keyId", "APCA_API_KEY_ID"),
                     secretKeyVariable: variable("secretKey", "APCA_API_SECRET_KEY"),
-                    feed: section.choice("feed") ?? "iex"))
+                    feed: section.choice("feed") ?? "iex")
+                let broker = AlpacaBroker(context: context, credentials: credentials)
                 quotes = broker
                 accounts = broker
+                if streams {
+                    let restBase = section.baseURL ?? (deployment == .sandbox ? AlpacaRequestFactory.dataSandboxURL : AlpacaRequestFactory.dataProductionURL)
+                    let url = section.streamURL ?? AlpacaStreamService.url(forBaseURL: restBase, feed: credentials.feed)
+                    stream = AnyStreamingQuoteService(AlpacaStreamService(connector: connector, url: url, credentials: credentials))
+                }
             case "finnhub":
                 quotes = FinnhubBroker(context: context, credentials: FinnhubCredentials(
                     token: secret("token"), tokenVariable: variable("token", "FINNHUB_TOKEN")))
             case "polygon":
-                quotes = PolygonBroker(context: context, credentials: PolygonCredentials(
-                    apiKey: secret("apiKey"), apiKeyVariable: variable("apiKey", "POLYGON_API_KEY")))
+                let credentials = PolygonCredentials(apiKey: secret("apiKey"), apiKeyVariable: variable("apiKey", "POLYGON_API_KEY"))
+                quotes = PolygonBroker(context: context, credentials: credentials)
+                if streams {
+                    let url = section.streamURL ?? section.baseURL.map(PolygonStreamService.url(forBaseURL:)) ?? PolygonStreamService.defaultURL
+                    stream = AnyStreamingQuoteService(PolygonStreamService(connector: connector, url: url, credentials: credentials))
+                }
             default:
                 return nil
             }
-            let stream = PollingQuoteStream(service: quotes, settings: pollingSettings(for: section.id, section: section, environment: deployment))
-            return Broker(quoteService: quotes, accountService: accounts, stream: AnyStreamingQuoteService(stream))
+            let upstream = stream ?? AnyStreamingQuoteService(
+                PollingQuoteStream(service: quotes, settings: pollingSettings(for: section.id, section: section, environment: deployment)))
+            return Broker(quoteService: quotes, accountService: accounts, stream: upstream)
         }
+        return (brokers, notes)
     }
 }

@@ -6,16 +6,19 @@ extension AppConfig {
         public let id: String
         public let environments: [BrokerEnvironment]
         public let defaultPollIntervalSeconds: Int
+        /// Whether quotes come over the broker's WebSocket unless the file says `"stream": false`.
+        public let streamsByDefault: Bool
         public let credentials: [CredentialField]
         public let choices: [Choice]
 
         public init(
-            id: String, environments: [BrokerEnvironment], defaultPollIntervalSeconds: Int,
+            id: String, environments: [BrokerEnvironment], defaultPollIntervalSeconds: Int, streamsByDefault: Bool = true,
             credentials: [CredentialField], choices: [Choice] = []
         ) {
             self.id = id
             self.environments = environments
             self.defaultPollIntervalSeconds = defaultPollIntervalSeconds
+            self.streamsByDefault = streamsByDefault
             self.credentials = credentials
             self.choices = choices
         }
@@ -47,7 +50,7 @@ extension AppConfig {
             }
         }
 
-        public static let commonKeys = ["enabled", "environment", "baseURL", "pollIntervalSeconds"]
+        public static let commonKeys = ["enabled", "environment", "baseURL", "stream", "streamURL", "pollIntervalSeconds"]
         public static let pollIntervalSecondsRange = 1...3_600
 
         /// Every key the section accepts, in the order the documentation lists them.
@@ -75,9 +78,10 @@ extension AppConfig {
             credentials: [CredentialField(key: "token", defaultEnvironmentVariable: "FINNHUB_TOKEN")]
         )
 
-        // The free plan allows 5 requests a minute, so the default stays under it.
+        // The free plan allows 5 requests a minute, so the default stays under it, and has no WebSocket
+        // access (the socket answers "not authorized"), so polling is the default.
         public static let polygon = BrokerSchema(
-            id: "polygon", environments: [.production], defaultPollIntervalSeconds: 15,
+            id: "polygon", environments: [.production], defaultPollIntervalSeconds: 15, streamsByDefault: false,
             credentials: [CredentialField(key: "apiKey", defaultEnvironmentVariable: "POLYGON_API_KEY")]
         )
 

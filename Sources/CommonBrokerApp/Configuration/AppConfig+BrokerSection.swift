@@ -9,6 +9,10 @@ extension AppConfig {
         public var environment: BrokerEnvironment
         /// Overrides the environment's server, e.g. to point at a local mock; `nil` uses the broker's own.
         public var baseURL: URL?
+        /// Quotes over the broker's WebSocket (true) or by polling its REST API (false).
+        public var stream: Bool
+        /// Overrides the WebSocket's URL; `nil` derives it from `baseURL`, or uses the broker's own.
+        public var streamURL: URL?
         public var pollIntervalSeconds: Int
         /// In schema order, one per `BrokerSchema.CredentialField`.
         public var credentials: [Credential]
@@ -21,6 +25,8 @@ extension AppConfig {
             enabled = false
             environment = .production
             baseURL = nil
+            stream = schema.streamsByDefault
+            streamURL = nil
             pollIntervalSeconds = schema.defaultPollIntervalSeconds
             credentials = schema.credentials.map {
                 Credential(key: $0.key, environmentVariable: $0.defaultEnvironmentVariable)
@@ -48,6 +54,10 @@ extension AppConfig {
             }
             if let value = object["baseURL"] {
                 baseURL = value.isNull ? nil : try reader.webURL(value, at: object.path("baseURL"))
+            }
+            if let value = object["stream"] { stream = try reader.bool(value, at: object.path("stream")) }
+            if let value = object["streamURL"] {
+                streamURL = value.isNull ? nil : try reader.webSocketURL(value, at: object.path("streamURL"))
             }
             if let value = object["pollIntervalSeconds"] {
                 pollIntervalSeconds = try reader.integer(

@@ -12,6 +12,7 @@ public struct AppConfig: Sendable, Equatable {
     /// `false` draws without colors, as do `--no-color` and the `NO_COLOR` environment variable.
     public var color: Bool
     public var theme: Theme
+    public var tls: TLS
     public var brokers: Brokers
 
     public static let staleAfterSecondsRange = 1...86_400
@@ -23,6 +24,7 @@ public struct AppConfig: Sendable, Equatable {
         highlightMilliseconds: Int = 1_000,
         color: Bool = true,
         theme: Theme = Theme(),
+        tls: TLS = TLS(),
         brokers: Brokers = Brokers()
     ) {
         self.symbols = symbols
@@ -30,6 +32,7 @@ public struct AppConfig: Sendable, Equatable {
         self.highlightMilliseconds = highlightMilliseconds
         self.color = color
         self.theme = theme
+        self.tls = tls
         self.brokers = brokers
     }
 

@@ -90,6 +90,16 @@ struct ConfigReader {
         return url
     }
 
+    func webSocketURL(_ value: JSONValue, at keyPath: String) throws(ConfigError) -> URL {
+        let text = try string(value, at: keyPath)
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
+              let host = url.host, !host.isEmpty
+        else {
+            throw invalid(value, at: keyPath, "must be a ws or wss URL such as \"wss://stream.example.com/v1\", found \"\(text)\"")
+        }
+        return url
+    }
+
     func wrongType(_ value: JSONValue, at keyPath: String, expected: String) -> ConfigError {
         .wrongType(path: path, position: value.position, keyPath: keyPath, expected: expected, found: value.typeName)
     }
