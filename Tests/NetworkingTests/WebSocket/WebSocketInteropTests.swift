@@ -17,7 +17,9 @@ import Testing
         pingAfterIdle: Duration? = nil,
         pongTimeout: Duration = .seconds(3),
         maxFrameSize: Int = WebSocketFrameCodec.defaultMaxFrameSize,
-        maxMessageSize: Int = WebSocketMessageAssembler.defaultMaxMessageSize
+        maxMessageSize: Int = WebSocketMessageAssembler.defaultMaxMessageSize,
+        extraCAFile: String? = nil,
+        allowInsecureTLS: Bool = false
     ) -> LiveWebSocketConnector {
         LiveWebSocketConnector(options: .init(
             connectTimeout: .seconds(3),
@@ -26,7 +28,9 @@ import Testing
             pongTimeout: pongTimeout,
             closeTimeout: .seconds(2),
             maxFrameSize: maxFrameSize,
-            maxMessageSize: maxMessageSize
+            maxMessageSize: maxMessageSize,
+            extraCAFile: extraCAFile,
+            allowInsecureTLS: allowInsecureTLS
         ))
     }
 
@@ -40,7 +44,7 @@ import Testing
     }
 
     /// The error `connect` threw; a failed expectation (and nil) when it succeeded.
-    private func connectError(
+    static func connectError(
         _ url: URL,
         with connector: LiveWebSocketConnector = connector(),
         secretNames: Set<String> = [],
@@ -265,7 +269,7 @@ import Testing
         let server = try await WebSocketInteropServer.plain()
         let started = ContinuousClock.now
 
-        let error = await connectError(server.url("/hang"), with: Self.connector(handshakeTimeout: .milliseconds(300)))
+        let error = await Self.connectError(server.url("/hang"), with: Self.connector(handshakeTimeout: .milliseconds(300)))
 
         let elapsed = ContinuousClock.now - started
         guard case .timedOut(let detail)? = error else {
@@ -279,7 +283,7 @@ import Testing
     @Test func refusedUpgradeReportsStatusAndBodyWithoutSecrets() async throws {
         let server = try await WebSocketInteropServer.plain()
 
-        let error = await connectError(server.url("/status/401?token=s3cret-value"), secretNames: ["token"])
+        let error = await Self.connectError(server.url("/status/401?token=s3cret-value"), secretNames: ["token"])
 
         guard case .handshakeFailed(let status, let reason)? = error else {
             Issue.record("expected a refused upgrade, got \(String(describing: error))")
@@ -307,8 +311,9 @@ import Testing
 
     @Test func silentServerTimesOutWhenPingsGoUnanswered() async throws {
         let server = try await WebSocketInteropServer.plain()
-        let connection = try await connect(server.url("/mute"), with: Self.connector(pingAfterIdle: .milliseconds(200), pongTimeout: .milliseconds(400)))
+        // Before connecting: the silence is counted from the upgrade, which `connect` returns after.
         let started = ContinuousClock.now
+        let connection = try await connect(server.url("/mute"), with: Self.connector(pingAfterIdle: .milliseconds(200), pongTimeout: .milliseconds(400)))
 
         let end = try await WebSocketMessageReader(connection: connection).end().end
 
@@ -330,33 +335,14 @@ import Testing
     }
 
     @Test func closedPortIsANetworkError() async throws {
-        let port = try Self.unusedPort()
+        let port = try LoopbackListener.unusedPort()
 
-        let error = await connectError(URL(string: "ws://127.0.0.1:\(port)/echo")!)
+        let error = await Self.connectError(URL(string: "ws://127.0.0.1:\(port)/echo")!)
 
         guard case .network(let detail)? = error else {
             Issue.record("expected a network error, got \(String(describing: error))")
             return
         }
         #expect(detail.contains("refused") && detail.contains("127.0.0.1:\(port)"), "\(detail)")
-    }
-
-    /// A loopback port that was free a moment ago (bound, read, closed): nothing listens there.
-    static func unusedPort() throws -> Int {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw WebSocketMessageReader.UnexpectedError(description: "cannot bind a loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
