@@ -16,6 +16,7 @@ import Testing
         handshakeTimeout: Duration = .seconds(3),
         pingAfterIdle: Duration? = nil,
         pongTimeout: Duration = .seconds(3),
+        closeTimeout: Duration = .seconds(2),
         maxFrameSize: Int = WebSocketFrameCodec.defaultMaxFrameSize,
         maxMessageSize: Int = WebSocketMessageAssembler.defaultMaxMessageSize,
         extraCAFile: String? = nil,
@@ -26,7 +27,7 @@ import Testing
             handshakeTimeout: handshakeTimeout,
             pingAfterIdle: pingAfterIdle,
             pongTimeout: pongTimeout,
-            closeTimeout: .seconds(2),
+            closeTimeout: closeTimeout,
             maxFrameSize: maxFrameSize,
             maxMessageSize: maxMessageSize,
             extraCAFile: extraCAFile,
@@ -168,6 +169,19 @@ import Testing
 
         #expect(try await reader.end().end == .finished)
         #expect(await server.closeReport(for: url) == expected)
+    }
+
+    /// A server that stopped reading never answers our close frame: `close` hangs up after its timeout.
+    @Test func closeGivesUpOnAServerThatNeverAnswers() async throws {
+        let server = try await WebSocketInteropServer.plain()
+        let connection = try await connect(server.url("/mute"), with: Self.connector(closeTimeout: .milliseconds(300)))
+        let started = ContinuousClock.now
+
+        await connection.close(code: 1000, reason: "bye")
+
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(3), "\(elapsed)")
+        #expect(try await WebSocketMessageReader(connection: connection).end(within: .seconds(1)).end == .finished)
     }
 
     @Test func cancellingTheReaderClosesWithGoingAway() async throws {
