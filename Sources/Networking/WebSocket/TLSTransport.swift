@@ -119,9 +119,14 @@ final class TLSTransport: WebSocketTransport {
         case SSL_ERROR_WANT_WRITE: return .wouldBlock(.writable)
         case SSL_ERROR_ZERO_RETURN: return .closed
         case SSL_ERROR_SYSCALL:
-            // EOF without close_notify, or a reset: either way the peer is gone.
+            // A reset (or, before OpenSSL 3, EOF without close_notify): either way the peer is gone.
             throw .network("connection lost")
         default:
+            // OpenSSL 3 reports EOF without close_notify as SSL_ERROR_SSL ("unexpected eof while
+            // reading"), not SSL_ERROR_SYSCALL. The interop test that drops the TCP connection mid-frame
+            // got `.tls` here, where plain ws:// gives `.network`; and the I/O loop treats only `.network`
+            // as the peer hanging up (expected while closing). A vanished peer is a network failure.
+            if Self.isUnexpectedEOF() { throw .network("connection lost") }
             throw .tls(Self.openSSLError())
         }
     }
@@ -134,9 +139,19 @@ final class TLSTransport: WebSocketTransport {
             let reason = String(cString: X509_verify_cert_error_string(verifyResult))
             return .tls("certificate of \(host) rejected: \(reason)")
         }
+        // An EOF is the peer going away, not a TLS failure (see `progress(afterFailedCall:)`).
+        if Self.isUnexpectedEOF() {
+            ERR_clear_error()
+            return .network("connection lost during the TLS handshake with \(host)")
+        }
         let detail = Self.openSSLError()
         if detail == "unknown error" { return .network("connection lost during the TLS handshake with \(host)") }
         return .tls("handshake with \(host) failed: \(detail)")
+    }
+
+    private static func isUnexpectedEOF() -> Bool {
+        let code = ERR_peek_error()
+        return code != 0 && ERR_GET_REASON(code) == SSL_R_UNEXPECTED_EOF_WHILE_READING
     }
 
     private static func openSSLError() -> String {

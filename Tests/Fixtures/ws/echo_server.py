@@ -6,7 +6,8 @@ process holds the other end, so a crashed test run leaves no server behind).
 
 The path picks the behaviour:
   /echo                  echo every message, text as text and binary as binary
-  /headers               send the upgrade request's path and headers as one JSON text message
+  /headers               send the upgrade request's path, headers and (over TLS) the SNI server name it
+                         saw as one JSON text message: {"path", "headers", "sni"}; sni is null without SNI
   /fragmented            send "Hello, wörld" as three text fragments, then b"\\x00\\x01\\x02" as two binary ones
   /ping                  ping the client with b"are you there", wait for its pong, then send "pong received"
   /close/<code>/<reason> close with that code and reason (percent-decoded)
@@ -16,7 +17,12 @@ The path picks the behaviour:
   /silent/<seconds>      stay silent (answering pings, as websockets does), then send "still here"
   /mute                  complete the upgrade, then stop reading: pings go unanswered
   /hang                  never answer the upgrade request
-  /status/<code>         refuse the upgrade with that HTTP status and a short text body
+  /status/<code>         refuse the upgrade with that HTTP status and a short text body that quotes the
+                         request target (as careless servers do), so tests can check that secrets in the
+                         URL are redacted from the client's error
+
+A query string never changes the behaviour: tests sharing one server add their own (`?test=<id>`) to
+find their `CLOSED` line.
 
 Every connection that ends prints `CLOSED <path> <code> <reason>` with the close frame the client sent
 (`CLOSED <path> none` when it sent none), so tests can check what the client said on the way out.
@@ -50,7 +56,9 @@ async def handle(ws):
             async for message in ws:
                 await ws.send(message)
         elif mode == "headers":
-            await ws.send(json.dumps({"path": path, "headers": dict(ws.request.headers.raw_items())}))
+            ssl_object = ws.transport.get_extra_info("ssl_object")
+            sni = getattr(ssl_object, "sni_name", None) if ssl_object else None
+            await ws.send(json.dumps({"path": path, "headers": dict(ws.request.headers.raw_items()), "sni": sni}))
             await ws.wait_closed()
         elif mode == "fragmented":
             await ws.send(["Hel", "lo, w", "örld"])
@@ -95,13 +103,18 @@ async def handle(ws):
 
 
 async def process_request(connection, request):
-    parts = request.path.strip("/").split("/")
+    parts = request.path.split("?", 1)[0].strip("/").split("/")
     if parts[0] == "hang":
         await asyncio.sleep(3600)
     if parts[0] == "status":
         status = http.HTTPStatus(int(parts[1]))
-        return connection.respond(status, f"{status.phrase.lower()}: token rejected\n")
+        return connection.respond(status, f"{status.phrase.lower()}: token rejected for {request.path}\n")
     return None
+
+
+def remember_server_name(ssl_object, server_name, context):
+    """SNI callback: keeps the name the client sent (None without SNI) for /headers to report."""
+    ssl_object.sni_name = server_name
 
 
 def exit_when_stdin_closes(loop):
@@ -120,6 +133,7 @@ async def main():
     if args.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls[0], args.tls[1])
+        context.sni_callback = remember_server_name
     exit_when_stdin_closes(asyncio.get_running_loop())
     async with serve(
         handle,
