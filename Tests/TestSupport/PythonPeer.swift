@@ -104,6 +104,9 @@ public final class PythonPeer: Sendable {
                 throw Failure(description: "\(script.lastPathComponent) said \(line.debugDescription) instead of LISTENING <port>")
             }
             self.port = port
+            // Read only when start-up fails; the peer keeps writing to the unlinked file, and peers shared
+            // for the whole test process (never stopped) leave nothing behind in /tmp.
+            unlink(stderrPath)
         } catch {
             Self.terminate(child)
             close(stdinPipe.write)
