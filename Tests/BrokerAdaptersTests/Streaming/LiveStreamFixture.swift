@@ -63,6 +63,22 @@ enum LiveStreamFixture {
         return seen.mapValues { Array($0.prefix(count)) }
     }
 
+    /// Reads quotes until `symbol` has moved two ticks with no other quote between: after an unsubscribe,
+    /// quotes of the dropped symbols still queued in the session's stream come first, and every tick of
+    /// the server carries all its symbols, so from then on only `symbol` is left.
+    static func skipUntilAlone(_ symbol: String, in events: StreamSessionTestEvents) async throws {
+        var ticks = 0
+        var price: Double?
+        while ticks < 2 {
+            guard case .event(.quote(let quote)) = try await events.next() else { throw Failure(description: "a quote expected") }
+            if quote.symbol != symbol {
+                (ticks, price) = (0, nil)
+            } else if quote.last != price {
+                (ticks, price) = (ticks + 1, quote.last)
+            }
+        }
+    }
+
     /// The next outcome that is not a quote (quotes in flight when the server goes away are skipped).
     static func nextNonQuote(from events: StreamSessionTestEvents, timeout: Duration = .seconds(3)) async throws -> StreamSessionTestOutcome? {
         while let outcome = try await events.next(timeout: timeout) {

@@ -532,6 +532,7 @@ class TradierProtocol:
         except (ValueError, KeyError, TypeError, AttributeError):
             await self.stream.send(self.framed({"error": "invalid payload"}))
             return
+        self.linebreak = bool(payload.get("linebreak", False))
         if session != TRADIER_SESSION:
             report("AUTH failed")
             await self.stream.send(self.framed({"error": "session not found"}))
@@ -541,7 +542,6 @@ class TradierProtocol:
             report("AUTH ok")
             if self.stream.options.session_ttl is not None:
                 self.expiry = asyncio.create_task(self.expire())
-        self.linebreak = bool(payload.get("linebreak", False))
         wanted = payload.get("filter")
         self.filter = tuple(t for t in TRADIER_TYPES if t in wanted) if isinstance(wanted, list) else TRADIER_TYPES
         accepted = []
