@@ -8,6 +8,6 @@ import Testing
     @Test func everyBrokersFixturePassesItsProtocolChecks() async throws {
         let (passed, output) = try await LiveStreamFixture.runSelfTest()
         #expect(passed, "\(output)")
-        #expect(output.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 7, "\(output)")
+        #expect(output.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 8, "\(output)")
     }
 }

@@ -271,6 +271,24 @@ async def finnhub_token_trades_pings_and_errors():
 # Tradier ------------------------------------------------------------------------------------------
 
 
+async def tradier_session_created_over_rest_on_the_same_port():
+    import urllib.error
+    import urllib.request
+    async with Fixture("tradier") as fixture:
+        def post(token):
+            request = urllib.request.Request(f"http://127.0.0.1:{fixture.port}/v1/markets/events/session", method="POST",
+                                             headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+                    return response.status, response.read()
+            except urllib.error.HTTPError as error:
+                return error.code, error.read()
+        assert await asyncio.to_thread(post, "test-token") == (
+            200, b'{"stream":{"url":"https://stream.tradier.com/v1/markets/events","sessionid":"test-session"}}')
+        assert await asyncio.to_thread(post, "wrong") == (401, b"Invalid Access Token")
+        await fixture.line("SESSION refused")
+
+
 async def tradier_session_payloads_and_errors():
     async with Fixture("tradier", "--session-ttl", "0.6") as fixture:
         async with connect(fixture.url("/v1/markets/events")) as ws:
@@ -306,7 +324,7 @@ CHECKS = {
     "polygon": [polygon_handshake_and_data, polygon_bad_key_second_connection_and_timeout, polygon_rest_routes_on_the_same_port],
     "alpaca": [alpaca_handshake_data_and_errors, alpaca_auth_failures_limits_and_headers],
     "finnhub": [finnhub_token_trades_pings_and_errors],
-    "tradier": [tradier_session_payloads_and_errors],
+    "tradier": [tradier_session_created_over_rest_on_the_same_port, tradier_session_payloads_and_errors],
 }
 
 

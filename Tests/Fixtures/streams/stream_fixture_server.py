@@ -19,7 +19,8 @@ Valid credentials (anything else is refused the broker's way):
   alpaca    key id `test-key-id` with secret `test-secret` (the auth message or the APCA-API-KEY-ID and
             APCA-API-SECRET-KEY headers on the upgrade)
   finnhub   token `test-key`, or `test-token` (the token of Tests/Fixtures/finnhub's REST routes)
-  tradier   session id `test-session`
+  tradier   session id `test-session`; the session POST takes the token `test-token` (the token of
+            Tests/Fixtures/tradier's REST routes) or `test-key`
 
 Quotes are deterministic. A symbol's k-th tick on a connection (k from 0, counted from its
 subscription) trades at price = (base_cents + k % 500) / 100 with base_cents = (100 + sum of the
@@ -62,11 +63,14 @@ Per broker:
             the filter (default all), one object per frame: quote (numbers), trade, timesale, tradex
             (numbers as strings), and a summary (with camelCase prevClose) on a symbol's first tick;
             `linebreak` appends "\\n". With `--session-ttl`, the server closes (1000) a connection that
-            long after its first valid payload, as Tradier does when a session expires. The REST side
-            (POST /v1/markets/events/session) is NOT served here: websockets only parses GET requests,
-            so it belongs to the HTTP fixture server (see README.md).
+            long after its first valid payload, as Tradier does when a session expires. The REST step
+            is served too: POST /v1/markets/events/session with `Authorization: Bearer test-token` and an
+            empty body answers the reference's body with session id `test-session` (its `url` is
+            Tradier's HTTP-streaming host, as the real API sends it; the socket is not there); another
+            token gets 401 "Invalid Access Token" in plain text (reference §1.4).
 
-With `--routes DIR`, plain HTTP GET requests (not upgrades) are answered from the routes.json files under
+With `--routes DIR`, plain HTTP requests (not upgrades; websockets reads no request body, so only
+bodiless ones) are answered from the routes.json files under
 DIR by the rules of Tests/Fixtures/http_fixture_server.py, so one process serves a broker's REST
 snapshots and its stream on one port, as a broker's base URL implies (PolygonStreamService and
 AlpacaStreamService derive the socket from the REST base URL on fixture hosts).
@@ -103,6 +107,8 @@ POLYGON_KEY = "test-key"
 ALPACA_KEY_ID = "test-key-id"
 ALPACA_SECRET = "test-secret"
 FINNHUB_TOKENS = ("test-key", "test-token")
+TRADIER_TOKENS = ("test-key", "test-token")
+TRADIER_SESSION_PATH = "/v1/markets/events/session"
 TRADIER_SESSION = "test-session"
 INVALID_SYMBOL = "ZZZZ"
 ALPACA_FEEDS = ("iex", "sip", "delayed_sip", "test")
@@ -604,21 +610,34 @@ def stream_path_ok(broker, path):
     return path == "/v1/markets/events"
 
 
-def json_response(status, body):
+def json_response(status, body, content_type="application/json"):
     status = http.HTTPStatus(status)
-    headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Connection", "close")])
+    headers = Headers([("Content-Type", content_type), ("Content-Length", str(len(body))), ("Connection", "close")])
     return Response(status.value, status.phrase, headers, body)
+
+
+def tradier_session(request):
+    """Reference §1.5 step 1, and the plain-text 401 of §1.4 for any other token."""
+    if request.headers.get("Authorization") not in [f"Bearer {token}" for token in TRADIER_TOKENS]:
+        report("SESSION refused")
+        return json_response(401, b"Invalid Access Token", "text/plain")
+    report("SESSION created")
+    body = compact({"stream": {"url": "https://stream.tradier.com/v1/markets/events", "sessionid": TRADIER_SESSION}})
+    return json_response(200, body.encode())
 
 
 def make_process_request(options, routes):
     def process_request(connection, request):
         split = urllib.parse.urlsplit(request.path)
         if "websocket" not in request.headers.get("Upgrade", "").lower():
+            if options.broker == "tradier" and request.method == "POST" and split.path == TRADIER_SESSION_PATH:
+                return tradier_session(request)
             if routes is None:
                 return None
             query = urllib.parse.parse_qs(split.query, keep_blank_values=True)
             lowered = {name.lower(): value for name, value in request.headers.raw_items()}
-            route = next((r for r in routes if http_fixture_server.matches(r, "GET", split.path, query, lowered)), None)
+            method = request.method.upper()
+            route = next((r for r in routes if http_fixture_server.matches(r, method, split.path, query, lowered)), None)
             if route is None:
                 return json_response(404, b'{"error":"no fixture route"}')
             status = http.HTTPStatus(route["status"])
@@ -659,7 +678,7 @@ def parse_options(argv=None):
     parser.add_argument("--symbol-limit", type=int, default=30, help="alpaca's trades+quotes symbol limit")
     parser.add_argument("--session-ttl", type=float, help="tradier: close a session's socket after this long")
     parser.add_argument("--start-ms", type=int, help="fixed first timestamp (epoch ms) instead of the wall clock")
-    parser.add_argument("--routes", help="answer plain GETs from the routes.json files under this directory")
+    parser.add_argument("--routes", help="answer plain HTTP requests from the routes.json files under this directory")
     parser.add_argument("--forever", action="store_true", help="ignore stdin; run until SIGTERM or SIGINT")
     return parser.parse_args(argv)
 
@@ -669,7 +688,7 @@ async def main():
     routes = None
     if options.routes:
         try:
-            routes = [r for r in http_fixture_server.load_routes(options.routes) if r["method"] == "GET"]
+            routes = http_fixture_server.load_routes(options.routes)
         except http_fixture_server.RouteError as error:
             sys.stderr.write(f"stream_fixture_server: {error}\n")
             sys.exit(2)
