@@ -1,0 +1,99 @@
+import Foundation
+import Networking
+import Testing
+import TestSupport
+
+/// The Finnhub stream fixture server (reference §4.2) through the real WebSocket client, spoken by hand
+/// until the Finnhub stream service exists: query-token auth, unacknowledged subscribes, batched trades,
+/// pings, the error message, and a restart on the same port.
+@Suite struct LiveStreamFinnhubTests {
+    static func connect(_ peer: PythonPeer, token: String = "test-key") async throws -> LiveStreamRawSocket {
+        try await LiveStreamRawSocket(LiveStreamFixture.webSocketURL(peer, "/?token=\(token)"))
+    }
+
+    /// Reads trade messages until `count` trades of `symbol` have arrived; returns those trades.
+    static func trades(of symbol: String, count: Int, from socket: LiveStreamRawSocket) async throws -> [[String: Any]] {
+        var trades: [[String: Any]] = []
+        while trades.count < count {
+            let message = try await socket.nextObject()
+            guard message["type"] as? String == "trade", let data = message["data"] as? [[String: Any]] else { continue }
+            trades += data.filter { $0["s"] as? String == symbol }
+        }
+        return Array(trades.prefix(count))
+    }
+
+    @Test func aBadTokenIsRefusedOnTheUpgradeWith401() async throws {
+        let peer = try await LiveStreamFixture.start("finnhub")
+        do {
+            _ = try await Self.connect(peer, token: "wrong-token")
+            Issue.record("the upgrade must be refused")
+        } catch let error as WebSocketError {
+            guard case .handshakeFailed(let status, _) = error else {
+                Issue.record("expected a refused upgrade, got \(error)")
+                return
+            }
+            #expect(status == 401)
+        }
+        #expect(await peer.line(where: { $0 == "AUTH failed" }) != nil)
+    }
+
+    @Test func subscribedSymbolsTradeAtTheFixturePricesAndZZZZGetsAnError() async throws {
+        let peer = try await LiveStreamFixture.start("finnhub")
+        let socket = try await Self.connect(peer)
+        for symbol in ["AAPL", "ZZZZ", "MSFT"] {
+            try await socket.send(#"{"type":"subscribe","symbol":"\#(symbol)"}"#)
+        }
+        #expect(await peer.line(where: { $0 == "SUBSCRIBED AAPL MSFT" }) != nil)
+        #expect(await peer.line(where: { $0 == "REJECTED ZZZZ invalid" }) != nil)
+        // Subscribes are not acknowledged; the error for ZZZZ comes among the trade batches.
+        var errors: [String] = []
+        var aapl: [[String: Any]] = []
+        while aapl.count < 5 || errors.isEmpty {
+            let message = try await socket.nextObject()
+            if message["type"] as? String == "error" { errors.append(message["msg"] as? String ?? "\(message)") }
+            aapl += (message["data"] as? [[String: Any]] ?? []).filter { $0["s"] as? String == "AAPL" }
+        }
+        #expect(errors == ["Invalid symbol ZZZZ"])
+        aapl = Array(aapl.prefix(5))
+        #expect(aapl.map { $0["p"] as? Double } == LiveStreamFixture.prices("AAPL", count: 5))
+        #expect(aapl.map { $0["v"] as? Int } == [100, 100, 100, 100, 0], "every fifth trade is a price-only update")
+        #expect(aapl.allSatisfy { ($0["t"] as? Int64 ?? 0) > 1_600_000_000_000 }, "timestamps are milliseconds")
+
+        try await socket.send(#"{"type":"unsubscribe","symbol":"MSFT"}"#)
+        #expect(await peer.line(where: { $0 == "SUBSCRIBED AAPL" }) != nil)
+        // Batches already on the wire may still hold MSFT; once one comes without it, none does.
+        var batch: [String] = []
+        repeat {
+            let message = try await socket.nextObject()
+            batch = (message["data"] as? [[String: Any]] ?? []).compactMap { $0["s"] as? String }
+        } while batch != ["AAPL"]
+        for _ in 0..<3 {
+            let message = try await socket.nextObject()
+            #expect((message["data"] as? [[String: Any]])?.compactMap { $0["s"] as? String } == ["AAPL"])
+        }
+        await socket.close()
+    }
+
+    @Test func anIdleConnectionIsPinged() async throws {
+        let peer = try await LiveStreamFixture.start("finnhub", ["--ping-interval", "0.05"])
+        let socket = try await Self.connect(peer, token: "test-token")
+        #expect(try await socket.nextText() == #"{"type":"ping"}"#)
+        await socket.close()
+    }
+
+    @Test func aStoppedServerEndsTheConnectionAndARestartedOneTradesAgain() async throws {
+        let peer = try await LiveStreamFixture.start("finnhub")
+        let socket = try await Self.connect(peer)
+        try await socket.send(#"{"type":"subscribe","symbol":"AAPL"}"#)
+        _ = try await Self.trades(of: "AAPL", count: 1, from: socket)
+        peer.stop()
+        #expect(try await socket.end() != nil)
+
+        let restarted = try await LiveStreamFixture.start("finnhub", port: peer.port)
+        let resumed = try await Self.connect(restarted)
+        for symbol in ["AAPL", "NVDA"] { try await resumed.send(#"{"type":"subscribe","symbol":"\#(symbol)"}"#) }
+        let nvda = try await Self.trades(of: "NVDA", count: 2, from: resumed)
+        #expect(nvda.map { $0["p"] as? Double } == LiveStreamFixture.prices("NVDA", count: 2))
+        await resumed.close()
+    }
+}
