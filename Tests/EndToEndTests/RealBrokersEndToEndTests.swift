@@ -43,7 +43,7 @@ import Testing
     ]
 
     @Test(arguments: sections.map(\.id))
-    func printJSONQuotesEachBroker(_ broker: String) throws {
+    func printJSONQuotesEachBroker(_ broker: String) async throws {
         let section = try #require(Self.sections.first { $0.id == broker }).section
         let result = try run(["print", "--json", "--config", try config(section)])
         #expect(result.status == 0, "\(result.output)")
@@ -55,7 +55,7 @@ import Testing
         #expect(aapl["brand"] as? String == broker)
     }
 
-    @Test func rejectedCredentialsAreRowErrorsAndTheExitStatusSaysNothingWasQuoted() throws {
+    @Test func rejectedCredentialsAreRowErrorsAndTheExitStatusSaysNothingWasQuoted() async throws {
         let result = try run(["print", "--json", "--config", try config(#""tradier": {"enabled": true, "baseURL": "BASE", "token": "wrong"}"#)])
         #expect(result.status == 1)
         let rows = try rows(result.output)
@@ -64,7 +64,7 @@ import Testing
         #expect(!result.output.contains("wrong"), "a secret reached the output")
     }
 
-    @Test func recordThenReplayWithoutTheServerAndNoSecretOnDisk() throws {
+    @Test func recordThenReplayWithoutTheServerAndNoSecretOnDisk() async throws {
         let path = try config(Self.sections[0].section + ", " + Self.sections[3].section)
         let recordings = work.appendingPathComponent("recordings").path
         let recorded = try run(["print", "--json", "--config", path, "--record", recordings])
@@ -83,7 +83,7 @@ import Testing
         }
     }
 
-    @Test func twoRealBrokersAndTheDemoOnOneScreenWithOneFailing() throws {
+    @Test func twoRealBrokersAndTheDemoOnOneScreenWithOneFailing() async throws {
         let path = try config("""
             "tradier": {"enabled": true, "baseURL": "BASE", "token": "test-token", "pollIntervalSeconds": 1},
             "finnhub": {"enabled": true, "baseURL": "BASE", "token": "revoked"},
@@ -91,7 +91,7 @@ import Testing
             """)
         let session = try TmuxSession(columns: 110, rows: 24, environment: ["XDG_STATE_HOME": "$PWD/state"])
         try session.type("\(binary) --config \(path)")
-        let screen = try session.waitForScreen { screen in
+        let screen = try await session.waitForScreen { screen in
             screen.contains("Finnhub: unauthorized, check FINNHUB_TOKEN")
                 && screen.split(separator: "\n").contains { $0.contains("AAPL") && $0.contains("Tradier") && $0.contains("227.52") }
                 && screen.split(separator: "\n").contains { $0.contains("MSFT") && $0.contains("Finnhub") && $0.contains("unauthorized") }
@@ -103,14 +103,14 @@ import Testing
         // The demo keeps updating while Finnhub stays failed.
         func demoLine(_ screen: String) -> String? { screen.split(separator: "\n").first { $0.contains("AAPL") && $0.contains("Alpha Demo") }.map(String.init) }
         let before = try #require(screen.flatMap(demoLine))
-        let moved = try session.waitForScreen { screen in demoLine(screen).map { $0.prefix(60) != before.prefix(60) } ?? false }
+        let moved = try await session.waitForScreen { screen in demoLine(screen).map { $0.prefix(60) != before.prefix(60) } ?? false }
         #expect(moved != nil, "the demo row did not update:\n\(session.lastScreen)")
 
         // The accounts panel shows Tradier's balances from the fixture.
         try session.send("A")
-        #expect(try session.waitFor("6YA05708") != nil, "accounts panel:\n\(session.lastScreen)")
+        #expect(try await session.waitFor("6YA05708") != nil, "accounts panel:\n\(session.lastScreen)")
         #expect(session.lastScreen.contains("17,798.36"))
         try session.send("q")
-        #expect(try session.waitForPrompt())
+        #expect(try await session.waitForPrompt())
     }
 }

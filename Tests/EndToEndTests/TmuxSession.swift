@@ -45,30 +45,37 @@ final class TmuxSession {
     }
 
     /// Polls the screen until `condition` holds (bounded); returns the screen it held on, or nil with the
-    /// last screen in `lastScreen` for the failure message.
-    func waitForScreen(timeout: TimeInterval = 15, _ condition: (String) -> Bool) throws -> String? {
+    /// last screen in `lastScreen` for the failure message. Sleeps with `Task.sleep`: a blocked thread of
+    /// the test runner's small cooperative pool (2 threads on 2 cores) would stall every other test.
+    func waitForScreen(timeout: TimeInterval = 15, _ condition: (String) -> Bool) async throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            let screen = try capture()
-            lastScreen = screen
-            if condition(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.05)
+            if let screen = try poll(condition) { return screen }
+            try await Task.sleep(for: .milliseconds(50))
         } while Date() < deadline
         return nil
     }
 
+    private func poll(_ condition: (String) -> Bool) throws -> String? {
+        let screen = try capture()
+        lastScreen = screen
+        return condition(screen) ? screen : nil
+    }
+
     private(set) var lastScreen = ""
 
-    func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String? {
-        try waitForScreen(timeout: timeout) { $0.contains(text) }
+    func waitFor(_ text: String, timeout: TimeInterval = 15) async throws -> String? {
+        try await waitForScreen(timeout: timeout) { $0.contains(text) }
     }
 
     /// True when the shell prompt is the last non-empty line: the app has exited and given the terminal back.
-    func waitForPrompt(timeout: TimeInterval = 15) throws -> Bool {
-        try waitForScreen(timeout: timeout) { screen in
-            screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?
-                .trimmingCharacters(in: .whitespaces) == "e2e$"
-        } != nil
+    func waitForPrompt(timeout: TimeInterval = 15) async throws -> Bool {
+        try await waitForScreen(timeout: timeout, Self.showsPrompt) != nil
+    }
+
+    private static func showsPrompt(_ screen: String) -> Bool {
+        screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?
+            .trimmingCharacters(in: .whitespaces) == "e2e$"
     }
 
     @discardableResult
@@ -80,8 +87,15 @@ final class TmuxSession {
         return result.output
     }
 
+    /// Blocking, but only while a fresh shell starts (milliseconds).
     private func requireShellPrompt() throws {
-        guard try waitForPrompt() else {
+        let deadline = Date().addingTimeInterval(15)
+        var ready = try poll(Self.showsPrompt) != nil
+        while !ready, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            ready = try poll(Self.showsPrompt) != nil
+        }
+        guard ready else {
             throw TmuxError(arguments: ["(waiting for the shell prompt)"], status: -1, output: lastScreen)
         }
     }

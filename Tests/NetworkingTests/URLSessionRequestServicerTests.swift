@@ -94,8 +94,8 @@ import Testing
             return
         }
         #expect(detail == "timed out (127.0.0.1:\(server.port))")
-        // Well before the server's 1.5 s delay: the deadline, not the answer, ended it.
-        #expect(ContinuousClock.now - started < .milliseconds(1200))
+        // Well before the server's 10 s delay: the deadline, not the answer, ended it.
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aDroppedConnectionIsANetworkError() async throws {
@@ -154,7 +154,8 @@ import Testing
         let error = await task.value
 
         #expect(error == .cancelled)
-        #expect(ContinuousClock.now - started < .milliseconds(1400))
+        // Well before the server's 10 s delay: the cancellation, not the answer, ended it.
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func anAlreadyCancelledTaskSendsNothing() async throws {
