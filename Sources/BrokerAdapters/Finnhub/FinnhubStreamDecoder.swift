@@ -30,7 +30,7 @@ public enum FinnhubStreamDecoder {
                 }
             }
         } else {
-            try scanner.skipValue()
+            try scanner.skipWholeValue()
         }
         guard scanner.isAtEnd else { throw StreamJSONScanner.Failure(offset: scanner.index, reason: "text after the frame's value") }
         switch type {

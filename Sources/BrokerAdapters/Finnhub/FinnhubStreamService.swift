@@ -44,7 +44,7 @@ public struct FinnhubStreamService: StreamingQuoteService {
         let connection: any WebSocketConnection
         do {
             connection = try await connector.connect(
-                to: Self.url(url, token: token), headers: [:], secretNames: [Self.tokenQueryItem])
+                to: Self.authenticatedURL(url, token: token), headers: [:], secretNames: [Self.tokenQueryItem])
         } catch {
             throw Self.brokerError(for: error, credentialHint: hint, token: token)
         }
@@ -52,7 +52,7 @@ public struct FinnhubStreamService: StreamingQuoteService {
     }
 
     /// `url` with `token=<key>` added to its query, the key percent-encoded.
-    static func url(_ url: URL, token: String) -> URL {
+    static func authenticatedURL(_ url: URL, token: String) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")

@@ -28,3 +28,25 @@ extension StreamJSONScanner {
         return UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
     }
 }
+
+extension StreamJSONScanner {
+    /// Skips a value a decoder has no use for, where `skipValue` would be too lenient for the frame's
+    /// whole text: a bare word must be `true`, `false` or `null` and a number must be well-formed, so a
+    /// frame of garbage such as `nope` throws instead of counting as "no events".
+    mutating func skipWholeValue() throws(Failure) {
+        guard let first = peek() else { throw Failure(offset: index, reason: "expected a value") }
+        switch first {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""):
+            try skipValue()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = try double()
+        default:
+            let start = index
+            try skipValue()
+            let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            guard word.elementsEqual("true".utf8) || word.elementsEqual("false".utf8) || word.elementsEqual("null".utf8) else {
+                throw Failure(offset: start, reason: "expected a value")
+            }
+        }
+    }
+}
