@@ -101,7 +101,8 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
     /// - a subscribed symbol named in the text: that symbol is unknown, the stream goes on;
     /// - anything else ends this connection (retryable), showing the message.
     private mutating func errorActions(_ message: String) -> (actions: [StreamSessionAction], ended: Bool) {
-        let text = Redaction.text(Symbol.printable(String(message.prefix(200))), secretValues: secrets)
+        // Redacted before it is cut, so no prefix of the key can survive.
+        let text = Symbol.printable(Redaction.text(message, secretValues: secrets))
         let lowered = text.lowercased()
         if ["token", "api key", "apikey", "unauthorized", "unauthenticated"].contains(where: lowered.contains) {
             return ([.fail(.unauthorized(hint: credentialHint))], true)
@@ -110,19 +111,10 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
             remove([newest])
             return ([.emit(.symbolFailed(newest, .limitExceeded(Self.symbolLimit)))], false)
         }
-        if let named = Self.symbolNamed(in: text, among: subscribed) {
+        if let named = SymbolMention.find(in: text, among: subscribed) {
             remove([named])
             return ([.emit(.symbolFailed(named, .unknownSymbol(named)))], false)
         }
         return ([.fail(.badResponse("finnhub stream: error: \(text.prefix(120))"))], true)
-    }
-
-    /// The longest of `symbols` that appears in `text` as a whole word (not inside a longer symbol).
-    static func symbolNamed(in text: String, among symbols: [String]) -> String? {
-        let isSymbolCharacter: (Character) -> Bool = { $0.isLetter || $0.isNumber || ".-/^:".contains($0) }
-        var words = Set(text.split(whereSeparator: { !isSymbolCharacter($0) }).map(String.init))
-        // A symbol at the end of a sentence keeps its full stop ("Invalid symbol ZZZQ.").
-        words.formUnion(words.filter { $0.hasSuffix(".") }.map { String($0.dropLast()) })
-        return symbols.filter(words.contains).max { $0.count < $1.count }
     }
 }
