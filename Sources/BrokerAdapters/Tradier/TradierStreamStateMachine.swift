@@ -7,7 +7,8 @@ import Networking
 /// the whole subscription, so each hub call sends one payload with the complete current set.
 ///
 /// Symbols are kept as the hub names them (`BRK.B`) and sent in Tradier's spelling (`BRK/B`); events
-/// come back in Tradier's spelling and are mapped back. Trades and quotes are merged per symbol by a
+/// come back in Tradier's spelling and are emitted under every hub symbol with that spelling (`BRK.B`
+/// and `BRK/B` can both be on the watchlist). Trades and quotes are merged per Tradier symbol by a
 /// `StreamQuoteBook`; the cumulative volume of trades and the previous close of summaries ride along.
 struct TradierStreamStateMachine: StreamSessionMachine {
     static let brokerName = "tradier"
@@ -17,7 +18,8 @@ struct TradierStreamStateMachine: StreamSessionMachine {
 
     /// Hub symbol → Tradier symbol, for what the hub wants and Tradier has not refused.
     private(set) var subscribed: [String: String] = [:]
-    private var hubSymbolByWire: [String: String] = [:]
+    /// Tradier symbol → the hub symbols spelled that way, sorted.
+    private var hubSymbolsByWire: [String: [String]] = [:]
     private(set) var announcedLive = false
     private var book = StreamQuoteBook()
     private var extras: [String: Extras] = [:]
@@ -26,7 +28,8 @@ struct TradierStreamStateMachine: StreamSessionMachine {
     private let secrets: [String]
     private let now: @Sendable () -> Date
 
-    /// What a quote carries beyond the book's last, bid and ask, and the quote last emitted.
+    /// What a quote carries beyond the book's last, bid and ask, and the quote last emitted (under the
+    /// Tradier symbol), per Tradier symbol.
     private struct Extras: Sendable {
         var previousClose: Double?
         var volume: Int64?
@@ -51,21 +54,21 @@ struct TradierStreamStateMachine: StreamSessionMachine {
         for event in events {
             switch event {
             case .trade(let wire, let price, let volume, let timestamp):
-                guard let symbol = hubSymbolByWire[wire],
-                      let quote = book.trade(symbol, price: price, at: timestamp ?? now())
+                guard hubSymbolsByWire[wire] != nil,
+                      let quote = book.trade(wire, price: price, at: timestamp ?? now())
                 else { continue }
-                if let volume, volume >= 0 { extras[symbol, default: Extras()].volume = volume }
-                actions.append(.emit(.quote(decorated(quote))))
+                if let volume, volume >= 0 { extras[wire, default: Extras()].volume = volume }
+                emit(quote, into: &actions)
             case .quote(let wire, let bid, let ask, let timestamp):
-                guard let symbol = hubSymbolByWire[wire],
-                      let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp ?? now())
+                guard hubSymbolsByWire[wire] != nil,
+                      let quote = book.quote(wire, bid: bid, ask: ask, at: timestamp ?? now())
                 else { continue }
-                actions.append(.emit(.quote(decorated(quote))))
+                emit(quote, into: &actions)
             case .summary(let wire, let previousClose):
-                guard let symbol = hubSymbolByWire[wire], previousClose > 0, previousClose.isFinite else { continue }
-                extras[symbol, default: Extras()].previousClose = previousClose
+                guard hubSymbolsByWire[wire] != nil, previousClose > 0, previousClose.isFinite else { continue }
+                extras[wire, default: Extras()].previousClose = previousClose
                 // Summaries carry no price: they only complete a quote already shown.
-                if let shown = extras[symbol]?.lastQuote { actions.append(.emit(.quote(decorated(shown)))) }
+                if let shown = extras[wire]?.lastQuote { emit(shown, into: &actions) }
             case .error(let message):
                 let outcome = errorActions(message)
                 actions += outcome.actions
@@ -85,7 +88,8 @@ struct TradierStreamStateMachine: StreamSessionMachine {
             }
             let wire = TradierSymbol.wire(canonical)
             subscribed[symbol] = wire
-            hubSymbolByWire[wire] = symbol
+            hubSymbolsByWire[wire, default: []].append(symbol)
+            hubSymbolsByWire[wire]?.sort()
             added = true
         }
         if added { actions.append(.send(payload())) }
@@ -102,7 +106,7 @@ struct TradierStreamStateMachine: StreamSessionMachine {
     /// `{"symbols":["AAPL","BRK/B"],"sessionid":"…","filter":["trade","quote","summary"],"linebreak":true,"validOnly":true}`,
     /// symbols sorted; `["$empty$"]` when nothing is subscribed.
     func payload() -> String {
-        let wires = subscribed.isEmpty ? [Self.emptyPlaceholder] : subscribed.values.sorted()
+        let wires = hubSymbolsByWire.isEmpty ? [Self.emptyPlaceholder] : hubSymbolsByWire.keys.sorted()
         return #"{"symbols":\#(StreamJSONText.array(wires)),"sessionid":\#(StreamJSONText.quoted(sessionID)),"#
             + #""filter":["trade","quote","summary"],"linebreak":true,"validOnly":true}"#
     }
@@ -116,23 +120,30 @@ struct TradierStreamStateMachine: StreamSessionMachine {
         return [.emit(.live)]
     }
 
-    private mutating func decorated(_ quote: CommonQuote) -> CommonQuote {
+    /// `quote` (from the book, under its Tradier symbol) with the volume and close known for it, once per
+    /// hub symbol spelled that way.
+    private mutating func emit(_ quote: CommonQuote, into actions: inout [StreamSessionAction]) {
         var quote = quote
         let known = extras[quote.symbol]
         quote.previousClose = known?.previousClose
         quote.volume = known?.volume
         extras[quote.symbol, default: Extras()].lastQuote = quote
-        return quote
+        for symbol in hubSymbolsByWire[quote.symbol] ?? [] {
+            quote.symbol = symbol
+            actions.append(.emit(.quote(quote)))
+        }
     }
 
     private mutating func remove(_ symbols: some Sequence<String>) {
         for symbol in symbols {
-            if let wire = subscribed.removeValue(forKey: symbol), hubSymbolByWire[wire] == symbol {
-                hubSymbolByWire[wire] = nil
+            guard let wire = subscribed.removeValue(forKey: symbol) else { continue }
+            hubSymbolsByWire[wire]?.removeAll { $0 == symbol }
+            if hubSymbolsByWire[wire]?.isEmpty == true {
+                hubSymbolsByWire[wire] = nil
+                extras[wire] = nil
+                book.remove([wire])
             }
-            extras[symbol] = nil
         }
-        book.remove(symbols)
     }
 
     /// What an error frame means (reference §1.5):
@@ -148,9 +159,9 @@ struct TradierStreamStateMachine: StreamSessionMachine {
             if isSandbox { return ([.fail(.unauthorized(hint: Self.sandboxHint))], true) }
             return ([.fail(.network("tradier stream: session refused (\(text.prefix(80))); reconnecting makes a new one"))], true)
         }
-        if let wire = SymbolMention.find(in: text, among: subscribed.values), let symbol = hubSymbolByWire[wire] {
-            remove([symbol])
-            return ([.emit(.symbolFailed(symbol, .unknownSymbol(symbol))), .send(payload())], false)
+        if let wire = SymbolMention.find(in: text, among: hubSymbolsByWire.keys), let symbols = hubSymbolsByWire[wire] {
+            remove(symbols)
+            return (symbols.map { .emit(.symbolFailed($0, .unknownSymbol($0))) } + [.send(payload())], false)
         }
         return ([.fail(.badResponse("tradier stream: error: \(text.prefix(120))"))], true)
     }

@@ -141,6 +141,31 @@ import Testing
         await session.close()
     }
 
+    @Test func twoSpellingsOfOneTradierSymbolShareItsSubscriptionAndItsQuotes() async throws {
+        let (socket, session, events) = try await Self.liveSession(subscribed: ["BRK.B", "BRK/B"])
+        // (The payload read by `liveSession` named BRK/B once; the next ones show it.)
+        socket.serverSends(#"{"type":"trade","symbol":"BRK/B","price":"471.2","date":"1731528914000"}"#)
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "BRK.B", last: 471.2, timestamp: Self.milliseconds(1_731_528_914_000)))
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "BRK/B", last: 471.2, timestamp: Self.milliseconds(1_731_528_914_000)))
+        await session.unsubscribe(["BRK.B"])
+        #expect(try await socket.nextSent() == Self.payload(["BRK/B"]))
+        socket.serverSends(#"{"type":"trade","symbol":"BRK/B","price":"471.3","date":"1731528915000"}"#)
+        #expect(try await events.nextQuote()?.symbol == "BRK/B")
+        await session.unsubscribe(["BRK/B"])
+        #expect(try await socket.nextSent() == Self.payload(["$empty$"]))
+        await session.close()
+    }
+
+    @Test func theFirstPayloadNamesEachTradierSymbolOnce() async throws {
+        let socket = StreamSessionTestSocket()
+        let session = try await Self.service(socket, servicer: try FixtureRoutesServicer(broker: "tradier")).openSession()
+        let events = StreamSessionTestEvents(session)
+        await session.subscribe(["BRK/B", "BRK.B", "AAPL"])
+        #expect(try await events.next() == .event(.live))
+        #expect(try await socket.nextSent() == Self.payload(["AAPL", "BRK/B"]))
+        await session.close()
+    }
+
     @Test func undatedEventsAreDatedNowAndUnsubscribedOrTimesaleEventsAreDropped() async throws {
         let (socket, session, events) = try await Self.liveSession(subscribed: ["AAPL"])
         socket.serverSends(
