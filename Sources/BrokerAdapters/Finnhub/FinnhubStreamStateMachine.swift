@@ -95,9 +95,9 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
     /// What an error message means. Finnhub documents neither its error texts nor which request one
     /// answers (reference §4.2, §7: [L]), so the mapping goes by words:
     /// - the key ("token", "api key", "unauthorized"): permanent, naming the variable to check;
-    /// - a symbol limit ("too many", "limit"): subscribes get no acknowledgement, so the newest subscribed
-    ///   symbol is refused; after k such errors the k newest are, which is right when Finnhub refuses
-    ///   every subscribe past its limit;
+    /// - a symbol limit ("too many symbols", "symbol limit"): subscribes get no acknowledgement, so the
+    ///   newest subscribed symbol is refused; after k such errors the k newest are, which is right when
+    ///   Finnhub refuses every subscribe past its limit;
     /// - a subscribed symbol named in the text: that symbol is unknown, the stream goes on;
     /// - anything else ends this connection (retryable), showing the message.
     private mutating func errorActions(_ message: String) -> (actions: [StreamSessionAction], ended: Bool) {
@@ -107,7 +107,7 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
         if ["token", "api key", "apikey", "unauthorized", "unauthenticated"].contains(where: lowered.contains) {
             return ([.fail(.unauthorized(hint: credentialHint))], true)
         }
-        if lowered.contains("too many") || lowered.contains("limit"), let newest = subscribed.last {
+        if lowered.contains("symbol"), lowered.contains("too many") || lowered.contains("limit"), let newest = subscribed.last {
             remove([newest])
             return ([.emit(.symbolFailed(newest, .limitExceeded(Self.symbolLimit)))], false)
         }

@@ -133,6 +133,12 @@ import Testing
         #expect(error?.isPermanent == true)
     }
 
+    @Test func aRateLimitErrorIsNotASymbolLimit() async throws {
+        let error = try await Self.failure(after: #"{"type":"error","msg":"Rate limit exceeded"}"#)
+        #expect(error == .badResponse("finnhub stream: error: Rate limit exceeded"))
+        #expect(error?.isPermanent == false)
+    }
+
     @Test func anyOtherErrorEndsTheConnectionRetryablyWithoutTheKey() async throws {
         let error = try await Self.failure(after: #"{"type":"error","msg":"Internal error for \#(Self.token)\u0007"}"#)
         #expect(error == .badResponse("finnhub stream: error: Internal error for <redacted>\\u{7}"))
