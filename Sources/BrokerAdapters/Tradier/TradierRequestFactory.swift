@@ -65,6 +65,32 @@ public struct TradierRequestFactory: Sendable {
         }
     }
 
+    /// `POST /v1/markets/events/session` with an empty body: the id a market WebSocket needs, to be used
+    /// within 5 minutes (reference §1.5). Its decoder never quotes the body, which holds the id.
+    public func streamSession() -> Result<Request<TradierStreamSessionEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            let generic: Request<TradierStreamSessionEnvelope> = try request(
+                base: base, path: "/v1/markets/events/session", query: [], token: token, method: "POST")
+            return Request(urlRequest: generic.urlRequest, secretNames: generic.secretNames, credentialHint: generic.credentialHint) {
+                response throws(BrokerError) in try Self.decodeStreamSession(response)
+            }
+        }
+    }
+
+    static func decodeStreamSession(_ response: HTTPResponse) throws(BrokerError) -> TradierStreamSessionEnvelope {
+        if let message = TradierResponseDecoding.errorMessage(in: response) {
+            throw .badResponse("\(brokerID): \(message)")
+        }
+        guard let envelope = try? JSONDecoder().decode(TradierStreamSessionEnvelope.self, from: response.body),
+              !envelope.stream.sessionid.isEmpty
+        else {
+            throw .badResponse("\(brokerID): the stream session answer has no stream.sessionid (HTTP \(response.status), \(response.body.count) bytes)")
+        }
+        return envelope
+    }
+
     private func validBaseURL() throws(RequestConstructionError) -> URL {
         try BrokerURL.validated(baseURL.get()).get()
     }
@@ -77,10 +103,15 @@ public struct TradierRequestFactory: Sendable {
     }
 
     private func request<Response: Decodable & Sendable>(
-        base: URL, path: String, query: [URLQueryItem], token: String
+        base: URL, path: String, query: [URLQueryItem], token: String, method: String = "GET"
     ) throws(RequestConstructionError) -> Request<Response> {
         var urlRequest = URLRequest(url: try BrokerURL.join(base: base, path: path, query: query).get())
-        urlRequest.httpMethod = "GET"
+        urlRequest.httpMethod = method
+        if method == "POST" {
+            // An empty POST: some clients must say so by hand (reference §1.1).
+            urlRequest.httpBody = Data()
+            urlRequest.setValue("0", forHTTPHeaderField: "Content-Length")
+        }
         urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         // Without it Tradier answers XML (reference §1.1).
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -17,10 +17,11 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: TradierFixtures.data("routes.json")) as? [String: Any])
         #expect((object["//"] as? String)?.contains("XML") == true)
         let routes = try #require(object["routes"] as? [[String: Any]])
-        #expect(routes.count == 26)
+        #expect(routes.count == 28)
         for route in routes {
             let name = route["name"] as? String ?? "?"
-            #expect(route["method"] as? String == "GET", "\(name)")
+            // Only the stream session is a POST (reference §1.5).
+            #expect(route["method"] as? String == ((route["path"] as? String) == "/v1/markets/events/session" ? "POST" : "GET"), "\(name)")
             #expect((route["path"] as? String)?.hasPrefix("/v1/") == true, "\(name)")
             #expect(route["status"] is Int, "\(name)")
             if let file = route["bodyFile"] as? String {
@@ -32,7 +33,7 @@ import Testing
     @Test func everyFixtureIsServedAndIsCompactJSON() throws {
         let routes = try FixtureRoutes.load(broker: "tradier")
         let files = try FileManager.default.contentsOfDirectory(atPath: TradierFixtures.directory.path).filter { $0 != "routes.json" }
-        #expect(files.count == 12)
+        #expect(files.count == 13)
         for file in files {
             let body = try TradierFixtures.data(file)
             #expect(routes.routes.contains { $0.body == body }, "\(file) is served by no route")
@@ -55,12 +56,13 @@ import Testing
         #expect(try routeName(factory.quotes(["IBM"])) == "no fixture for this query /v1/markets/quotes")
         #expect(routes.route(for: try factory.profile().get().urlRequest)?.name == "profile")
         #expect(routes.route(for: try factory.balances(accountID: "6YA05708").get().urlRequest)?.name == "balances-margin")
+        #expect(routes.route(for: try factory.streamSession().get().urlRequest)?.name == "stream-session")
     }
 
     @Test func otherTokensGetThePlainText401() throws {
         let routes = try FixtureRoutes.load(broker: "tradier")
         let wrong = TradierRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8123")!), credentials: TradierCredentials(token: "other"))
-        for request in [try wrong.quotes(["AAPL"]).get().urlRequest, try wrong.profile().get().urlRequest] {
+        for request in [try wrong.quotes(["AAPL"]).get().urlRequest, try wrong.profile().get().urlRequest, try wrong.streamSession().get().urlRequest] {
             let response = try routes.answer(request)
             #expect(response.status == 401)
             #expect(String(decoding: response.body, as: UTF8.self) == "Invalid Access Token")

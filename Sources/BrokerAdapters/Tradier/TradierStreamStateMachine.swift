@@ -1,0 +1,168 @@
+import Domain
+import Foundation
+import Networking
+
+/// Tradier's market stream protocol (reference §1.5), on a socket opened with a fresh session id. There
+/// is no acknowledgement of anything: the stream is live once the socket is open. Every payload replaces
+/// the whole subscription, so each hub call sends one payload with the complete current set.
+///
+/// Symbols are kept as the hub names them (`BRK.B`) and sent in Tradier's spelling (`BRK/B`); events
+/// come back in Tradier's spelling and are emitted under every hub symbol with that spelling (`BRK.B`
+/// and `BRK/B` can both be on the watchlist). Trades and quotes are merged per Tradier symbol by a
+/// `StreamQuoteBook`; the cumulative volume of trades and the previous close of summaries ride along.
+struct TradierStreamStateMachine: StreamSessionMachine {
+    static let brokerName = "tradier"
+    /// Tradier refuses an empty list; Lean sends this placeholder to unsubscribe from everything [M].
+    static let emptyPlaceholder = "$empty$"
+    static let sandboxHint = "Tradier's sandbox does not stream market data: use a production token"
+
+    /// Hub symbol → Tradier symbol, for what the hub wants and Tradier has not refused.
+    private(set) var subscribed: [String: String] = [:]
+    /// Tradier symbol → the hub symbols spelled that way, sorted.
+    private var hubSymbolsByWire: [String: [String]] = [:]
+    private(set) var announcedLive = false
+    private var book = StreamQuoteBook()
+    private var extras: [String: Extras] = [:]
+    private let sessionID: String
+    private let isSandbox: Bool
+    private let secrets: [String]
+    private let now: @Sendable () -> Date
+
+    /// What a quote carries beyond the book's last, bid and ask, and the quote last emitted (under the
+    /// Tradier symbol), per Tradier symbol.
+    private struct Extras: Sendable {
+        var previousClose: Double?
+        var volume: Int64?
+        var lastQuote: CommonQuote?
+    }
+
+    /// `secrets` (the session id and the token) are removed from any server text that reaches an error.
+    /// `now` dates events that come without a date.
+    init(sessionID: String, isSandbox: Bool, secrets: [String], now: @escaping @Sendable () -> Date) {
+        self.sessionID = sessionID
+        self.isSandbox = isSandbox
+        self.secrets = ([sessionID] + secrets).filter { !$0.isEmpty }
+        self.now = now
+    }
+
+    static func decode(_ text: String) throws -> [TradierStreamEvent] {
+        try TradierStreamDecoder.decode(text)
+    }
+
+    mutating func receive(_ events: [TradierStreamEvent]) -> [StreamSessionAction] {
+        var actions: [StreamSessionAction] = []
+        for event in events {
+            switch event {
+            case .trade(let wire, let price, let volume, let timestamp):
+                guard hubSymbolsByWire[wire] != nil,
+                      let quote = book.trade(wire, price: price, at: timestamp ?? now())
+                else { continue }
+                if let volume, volume >= 0 { extras[wire, default: Extras()].volume = volume }
+                emit(quote, into: &actions)
+            case .quote(let wire, let bid, let ask, let timestamp):
+                guard hubSymbolsByWire[wire] != nil,
+                      let quote = book.quote(wire, bid: bid, ask: ask, at: timestamp ?? now())
+                else { continue }
+                emit(quote, into: &actions)
+            case .summary(let wire, let previousClose):
+                guard hubSymbolsByWire[wire] != nil, previousClose > 0, previousClose.isFinite else { continue }
+                extras[wire, default: Extras()].previousClose = previousClose
+                // Summaries carry no price: they only complete a quote already shown.
+                if let shown = extras[wire]?.lastQuote { emit(shown, into: &actions) }
+            case .error(let message):
+                let outcome = errorActions(message)
+                actions += outcome.actions
+                if outcome.ended { return actions }
+            }
+        }
+        return announceLive() + actions
+    }
+
+    mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
+        var actions = announceLive()
+        var added = false
+        for symbol in symbols.sorted() where subscribed[symbol] == nil {
+            guard case .success(let canonical) = Symbol.normalize(symbol) else {
+                actions.append(.emit(.symbolFailed(symbol, .unknownSymbol(Symbol.printable(symbol)))))
+                continue
+            }
+            let wire = TradierSymbol.wire(canonical)
+            subscribed[symbol] = wire
+            hubSymbolsByWire[wire, default: []].append(symbol)
+            hubSymbolsByWire[wire]?.sort()
+            added = true
+        }
+        if added { actions.append(.send(payload())) }
+        return actions
+    }
+
+    mutating func unsubscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
+        let removed = symbols.filter { subscribed[$0] != nil }
+        guard !removed.isEmpty else { return announceLive() }
+        remove(removed)
+        return announceLive() + [.send(payload())]
+    }
+
+    /// `{"symbols":["AAPL","BRK/B"],"sessionid":"…","filter":["trade","quote","summary"],"linebreak":true,"validOnly":true}`,
+    /// symbols sorted; `["$empty$"]` when nothing is subscribed.
+    func payload() -> String {
+        let wires = hubSymbolsByWire.isEmpty ? [Self.emptyPlaceholder] : hubSymbolsByWire.keys.sorted()
+        return #"{"symbols":\#(StreamJSONText.array(wires)),"sessionid":\#(StreamJSONText.quoted(sessionID)),"#
+            + #""filter":["trade","quote","summary"],"linebreak":true,"validOnly":true}"#
+    }
+
+    /// `.live` the first time the session does anything. The session is only created once the socket is
+    /// open, and the hub subscribes as soon as a session opens, so this is as early as "connected" can be
+    /// reported through a `StreamSessionMachine` (it has no start step).
+    private mutating func announceLive() -> [StreamSessionAction] {
+        guard !announcedLive else { return [] }
+        announcedLive = true
+        return [.emit(.live)]
+    }
+
+    /// `quote` (from the book, under its Tradier symbol) with the volume and close known for it, once per
+    /// hub symbol spelled that way.
+    private mutating func emit(_ quote: CommonQuote, into actions: inout [StreamSessionAction]) {
+        var quote = quote
+        let known = extras[quote.symbol]
+        quote.previousClose = known?.previousClose
+        quote.volume = known?.volume
+        extras[quote.symbol, default: Extras()].lastQuote = quote
+        for symbol in hubSymbolsByWire[quote.symbol] ?? [] {
+            quote.symbol = symbol
+            actions.append(.emit(.quote(quote)))
+        }
+    }
+
+    private mutating func remove(_ symbols: some Sequence<String>) {
+        for symbol in symbols {
+            guard let wire = subscribed.removeValue(forKey: symbol) else { continue }
+            hubSymbolsByWire[wire]?.removeAll { $0 == symbol }
+            if hubSymbolsByWire[wire]?.isEmpty == true {
+                hubSymbolsByWire[wire] = nil
+                extras[wire] = nil
+                book.remove([wire])
+            }
+        }
+    }
+
+    /// What an error frame means (reference §1.5):
+    /// - a session problem ("session not found", expired): this connection is over; the hub's reconnect
+    ///   makes a new session (retryable). In the sandbox, which has no market stream, it is permanent.
+    /// - a subscribed symbol named in the text ("BRK/B is not a valid symbol"): that symbol fails, and the
+    ///   payload is sent again without it, since Tradier's set is whatever the last payload said;
+    /// - anything else ends this connection (retryable), showing the message.
+    private mutating func errorActions(_ message: String) -> (actions: [StreamSessionAction], ended: Bool) {
+        // Redacted before it is cut, so no prefix of a secret can survive.
+        let text = Symbol.printable(Redaction.text(message, secretValues: secrets))
+        if text.lowercased().contains("session") {
+            if isSandbox { return ([.fail(.unauthorized(hint: Self.sandboxHint))], true) }
+            return ([.fail(.network("tradier stream: session refused (\(text.prefix(80))); reconnecting makes a new one"))], true)
+        }
+        if let wire = SymbolMention.find(in: text, among: hubSymbolsByWire.keys), let symbols = hubSymbolsByWire[wire] {
+            remove(symbols)
+            return (symbols.map { .emit(.symbolFailed($0, .unknownSymbol($0))) } + [.send(payload())], false)
+        }
+        return ([.fail(.badResponse("tradier stream: error: \(text.prefix(120))"))], true)
+    }
+}
