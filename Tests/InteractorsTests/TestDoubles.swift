@@ -101,7 +101,7 @@ final class Published: Sendable {
     var all: [WatchlistViewState] { states.withLock { $0 } }
 
     /// Waits (bounded) for a published state satisfying `condition`; returns it or nil on timeout.
-    func first(timeout: Duration = .seconds(5), where condition: @escaping @Sendable (WatchlistViewState) -> Bool) async -> WatchlistViewState? {
+    func first(timeout: Duration = .seconds(30), where condition: @escaping @Sendable (WatchlistViewState) -> Bool) async -> WatchlistViewState? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let match = states.withLock({ $0.first(where: condition) }) { return match }

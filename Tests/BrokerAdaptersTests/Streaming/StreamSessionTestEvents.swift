@@ -32,12 +32,12 @@ final class StreamSessionTestEvents: Sendable {
         reader.cancel()
     }
 
-    func next(timeout: Duration = .seconds(5)) async throws -> StreamSessionTestOutcome? {
+    func next(timeout: Duration = .seconds(30)) async throws -> StreamSessionTestOutcome? {
         try await inbox.next(timeout: timeout)
     }
 
     /// The next quote, skipping nothing: anything else is returned as a failure to match.
-    func nextQuote(timeout: Duration = .seconds(5)) async throws -> CommonQuote? {
+    func nextQuote(timeout: Duration = .seconds(30)) async throws -> CommonQuote? {
         guard case .event(.quote(let quote)) = try await next(timeout: timeout) else { return nil }
         return quote
     }

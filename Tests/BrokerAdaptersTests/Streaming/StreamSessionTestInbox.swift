@@ -40,7 +40,7 @@ final class StreamSessionTestInbox<Element: Sendable>: Sendable {
     }
 
     /// The next item; nil once finished and drained. Throws `TimedOut` after `timeout`.
-    func next(timeout: Duration = .seconds(5)) async throws -> Element? {
+    func next(timeout: Duration = .seconds(30)) async throws -> Element? {
         let deadline = ContinuousClock.now + timeout
         while true {
             let outcome = state.withLock { state -> Element?? in

@@ -73,7 +73,7 @@ final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Se
     }
 
     /// The next message the client sent; nil once it closed the connection and everything was read.
-    func nextSent(timeout: Duration = .seconds(5)) async throws -> String? {
+    func nextSent(timeout: Duration = .seconds(30)) async throws -> String? {
         try await sent.next(timeout: timeout)
     }
 
