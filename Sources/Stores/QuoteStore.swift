@@ -29,13 +29,23 @@ public struct QuoteStore: Sendable {
                 entry.lastChangeDirection = quote.last > previous.last ? 1 : -1
                 entry.lastChangeAt = receivedAt
             }
-            entry.quote = quote
+            entry.quote = Self.keepingPreviousClose(quote, from: entry.quote)
             entry.error = nil
             entry.receivedAt = receivedAt
         case .failure(let error):
             entry.error = error
         }
         entries[key] = entry
+    }
+
+    /// Trade and quote events on a stream carry no previous close, while the snapshot the row started
+    /// from did. The close is fixed for the day, so a stream quote keeps it and the change columns stay
+    /// filled. Volume is not carried: an old day volume next to a new price would be wrong.
+    static func keepingPreviousClose(_ quote: CommonQuote, from previous: CommonQuote?) -> CommonQuote {
+        guard quote.previousClose == nil, let close = previous?.previousClose else { return quote }
+        var merged = quote
+        merged.previousClose = close
+        return merged
     }
 
     public func entry(for key: QuoteKey) -> QuoteEntry? {

@@ -85,8 +85,8 @@ import Testing
 
     @Test func twoRealBrokersAndTheDemoOnOneScreenWithOneFailing() async throws {
         let path = try config("""
-            "tradier": {"enabled": true, "baseURL": "BASE", "token": "test-token", "pollIntervalSeconds": 1},
-            "finnhub": {"enabled": true, "baseURL": "BASE", "token": "revoked"},
+            "tradier": {"enabled": true, "baseURL": "BASE", "token": "test-token", "stream": false, "pollIntervalSeconds": 1},
+            "finnhub": {"enabled": true, "baseURL": "BASE", "token": "revoked", "stream": false},
             "demo": {"enabled": true, "seed": 5, "tickIntervalMs": 100}
             """)
         let session = try TmuxSession(columns: 110, rows: 24, environment: ["XDG_STATE_HOME": "$PWD/state"])

@@ -23,6 +23,23 @@ import Stores
         #expect(store.count == 1)
     }
 
+    @Test func aStreamQuoteKeepsTheSnapshotsPreviousCloseButNotItsVolume() {
+        var store = QuoteStore()
+        let snapshot = CommonQuote(symbol: "AAPL", last: 190, timestamp: t0, previousClose: 188, volume: 1_000)
+        store.record(.success(snapshot), for: aapl, receivedAt: t0)
+        store.record(.success(quote("AAPL", 191, bid: 190.9)), for: aapl, receivedAt: t0 + 1)
+        let merged = store.entry(for: aapl)?.quote
+        #expect(merged?.last == 191 && merged?.bid == 190.9)
+        #expect(merged?.previousClose == 188)
+        #expect(merged?.change == 3)
+        #expect(merged?.volume == nil)
+        // A quote that brings its own close wins; another key never lends one.
+        store.record(.success(CommonQuote(symbol: "AAPL", last: 192, timestamp: t0, previousClose: 189)), for: aapl, receivedAt: t0 + 2)
+        #expect(store.entry(for: aapl)?.quote?.previousClose == 189)
+        store.record(.success(quote("AAPL", 192)), for: aaplBeta, receivedAt: t0 + 2)
+        #expect(store.entry(for: aaplBeta)?.quote?.previousClose == nil)
+    }
+
     @Test func directionAndChangeTimeFollowThePrice() {
         var store = QuoteStore()
         store.record(.success(quote("AAPL", 190)), for: aapl, receivedAt: t0)

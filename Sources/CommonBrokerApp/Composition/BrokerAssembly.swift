@@ -4,8 +4,8 @@ import Foundation
 import Networking
 
 /// Builds the real brokers the config enables: one `ServiceContext` each (environment, base URL, the one
-/// servicer of this run), the broker's services, and a polling upstream for the hub. All broker
-/// construction happens here, once.
+/// servicer of this run), the broker's services, and the hub's upstream: the broker's WebSocket stream,
+/// or a polling loop over its REST quotes. All broker construction happens here, once.
 struct BrokerAssembly {
     struct Broker {
         var quoteService: any QuoteService
@@ -87,10 +87,14 @@ struct BrokerAssembly {
             var stream: AnyStreamingQuoteService?
             switch section.id {
             case "tradier":
-                let broker = TradierBroker(context: context, credentials: TradierCredentials(
-                    token: secret("token"), tokenVariable: variable("token", "TRADIER_TOKEN")))
+                let credentials = TradierCredentials(token: secret("token"), tokenVariable: variable("token", "TRADIER_TOKEN"))
+                let broker = TradierBroker(context: context, credentials: credentials)
                 quotes = broker
                 accounts = broker
+                if streams {
+                    stream = AnyStreamingQuoteService(TradierStreamService(
+                        connector: connector, url: section.streamURL, context: context, credentials: credentials))
+                }
             case "alpaca":
                 let credentials = AlpacaCredentials(
                     keyID: secret("keyId"), secretKey: secret("secretKey"),
@@ -106,8 +110,12 @@ struct BrokerAssembly {
                     stream = AnyStreamingQuoteService(AlpacaStreamService(connector: connector, url: url, credentials: credentials))
                 }
             case "finnhub":
-                quotes = FinnhubBroker(context: context, credentials: FinnhubCredentials(
-                    token: secret("token"), tokenVariable: variable("token", "FINNHUB_TOKEN")))
+                let credentials = FinnhubCredentials(token: secret("token"), tokenVariable: variable("token", "FINNHUB_TOKEN"))
+                quotes = FinnhubBroker(context: context, credentials: credentials)
+                if streams {
+                    let url = section.streamURL ?? section.baseURL.map(FinnhubStreamService.url(forBaseURL:)) ?? FinnhubStreamService.defaultURL
+                    stream = AnyStreamingQuoteService(FinnhubStreamService(connector: connector, url: url, credentials: credentials))
+                }
             case "polygon":
                 let credentials = PolygonCredentials(apiKey: secret("apiKey"), apiKeyVariable: variable("apiKey", "POLYGON_API_KEY"))
                 quotes = PolygonBroker(context: context, credentials: credentials)

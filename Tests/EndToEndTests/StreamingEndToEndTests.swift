@@ -1,0 +1,166 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The real binary with all four brokers streaming from Tests/Fixtures/streams/stream_fixture_server.py,
+/// one server per broker serving both its REST routes and its WebSocket on one port, as the adapters
+/// expect of a fixture host.
+@Suite(.serialized) struct StreamingEndToEndTests {
+    static let brokers = ["tradier", "alpaca", "finnhub", "polygon"]
+    static let names = ["tradier": "Tradier", "alpaca": "Alpaca", "finnhub": "Finnhub", "polygon": "Polygon"]
+    static let script = PythonPeer.repositoryRoot.appendingPathComponent("Tests/Fixtures/streams/stream_fixture_server.py")
+
+    let work: URL
+
+    init() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("cb-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    var binary: String { DemoEndToEndTests().binary }
+
+    static func startServer(_ broker: String, port: Int = 0, interval: String) async throws -> PythonPeer {
+        let routes = FixtureServer.fixturesDirectory.appendingPathComponent(broker).path
+        return try await PythonPeer.start(script: script, arguments: [
+            "--broker", broker, "--port", String(port), "--interval", interval, "--routes", routes,
+        ])
+    }
+
+    /// The fixture's deterministic stream price (tick 0): (100 + sum of the symbol's bytes % 400) dollars,
+    /// one cent more per tick. The REST fixtures quote other prices (AAPL 227.52), so a row showing this
+    /// dollar figure (or the next, after 100 ticks) was fed by the stream.
+    static func streamDollars(_ symbol: String) -> [String] {
+        let dollars = 100 + symbol.utf8.reduce(0) { $0 + Int($1) } % 400
+        return ["\(dollars).", "\(dollars + 1)."]
+    }
+
+    func config(ports: [String: Int], staleAfterSeconds: Int) throws -> String {
+        let sections = Self.brokers.map { broker -> String in
+            let base = "\"enabled\": true, \"stream\": true, \"baseURL\": \"http://127.0.0.1:\(ports[broker]!)\""
+            let credentials = switch broker {
+            case "tradier": #""token": "test-token""#
+            case "alpaca": #""keyId": "test-key-id", "secretKey": "test-secret""#
+            case "finnhub": #""token": "test-token""#
+            default: #""apiKey": "test-key""#
+            }
+            return "\"\(broker)\": {\(base), \(credentials)}"
+        }
+        let text = #"{"symbols": ["AAPL", "MSFT"], "staleAfterSeconds": \#(staleAfterSeconds), "brokers": {\#(sections.joined(separator: ", "))}}"#
+        let path = work.appendingPathComponent("config.json").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]))
+        return path
+    }
+
+    static func row(_ symbol: String, _ broker: String, in screen: String) -> Substring? {
+        screen.split(separator: "\n").first { line in
+            line.dropFirst().hasPrefix(symbol + " ") && line.contains(names[broker]!)
+        }
+    }
+
+    static func isStreaming(_ symbol: String, _ broker: String, in screen: String) -> Bool {
+        guard let row = row(symbol, broker, in: screen) else { return false }
+        return streamDollars(symbol).contains { row.contains($0) }
+    }
+
+    /// The footer's entry for a broker: its name followed by its state.
+    static func footerSays(_ broker: String, _ state: String, in screen: String) -> Bool {
+        screen.split(separator: "\n").last { $0.contains("live") || $0.contains("reconnecting") || $0.contains("connecting") }?
+            .contains("\(names[broker]!) \(state)") == true
+    }
+
+    @Test func fourBrokersStreamAndOneComesBackAfterItsServerRestartsWithASymbolAddedWhileItWasDown() async throws {
+        var servers: [String: PythonPeer] = [:]
+        for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "0.25") }
+        let ports = servers.mapValues(\.port)
+        let path = try config(ports: ports, staleAfterSeconds: 2)
+        let session = try TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
+        try session.type("\(binary) --config \(path)")
+
+        let streaming = try await session.waitForScreen { screen in
+            Self.brokers.allSatisfy { broker in
+                Self.isStreaming("AAPL", broker, in: screen) && Self.isStreaming("MSFT", broker, in: screen)
+                    && Self.footerSays(broker, "● live", in: screen)
+            }
+        }
+        #expect(streaming != nil, "expected stream prices from all four brokers:\n\(session.lastScreen)")
+
+        // Alpaca's server goes away: its footer entry says reconnecting and its rows go stale (~).
+        servers["alpaca"]!.stop()
+        let down = try await session.waitForScreen { screen in
+            Self.footerSays("alpaca", "reconnecting", in: screen)
+                && ["AAPL", "MSFT"].allSatisfy { Self.row($0, "alpaca", in: screen)?.hasPrefix("|~") == true || Self.row($0, "alpaca", in: screen)?.hasPrefix("~") == true }
+        }
+        #expect(down != nil, "expected Alpaca reconnecting with stale marks:\n\(session.lastScreen)")
+        // The other brokers are unaffected.
+        #expect(down.map { screen in ["tradier", "finnhub", "polygon"].allSatisfy { Self.footerSays($0, "● live", in: screen) } } == true)
+
+        // NVDA is added while Alpaca is down.
+        try session.send("a")
+        #expect(try await session.waitFor("Add symbols") != nil, "add prompt did not open:\n\(session.lastScreen)")
+        try session.send("NVDA", literal: true)
+        try session.send("Enter")
+        let added = try await session.waitForScreen { screen in
+            ["tradier", "finnhub", "polygon"].allSatisfy { Self.isStreaming("NVDA", $0, in: screen) }
+        }
+        #expect(added != nil, "NVDA did not stream from the brokers that are up:\n\(session.lastScreen)")
+
+        // Alpaca's server comes back on the same port: the hub reconnects and resubscribes every symbol.
+        servers["alpaca"] = try await Self.startServer("alpaca", port: ports["alpaca"]!, interval: "0.25")
+        let back = try await session.waitForScreen(timeout: 30) { screen in
+            ["AAPL", "MSFT", "NVDA"].allSatisfy { Self.isStreaming($0, "alpaca", in: screen) }
+                && Self.footerSays("alpaca", "● live", in: screen)
+        }
+        #expect(back != nil, "Alpaca did not resume for AAPL, MSFT and NVDA:\n\(session.lastScreen)")
+        let subscribed = await servers["alpaca"]!.line { $0.hasPrefix("SUBSCRIBED") && $0.contains("NVDA") }
+        #expect(subscribed?.contains("AAPL") == true && subscribed?.contains("MSFT") == true, "resubscribed: \(subscribed ?? "nothing")")
+
+        try session.send("q")
+        #expect(try await session.waitForPrompt(), "the app did not quit:\n\(session.lastScreen)")
+        for server in servers.values { server.stop() }
+    }
+
+    /// With the market quiet (no ticks) the app sleeps: every thread waits in poll() or on a condition,
+    /// so four open WebSockets and a clock that redraws once a second cost next to no CPU.
+    @Test func aQuietMarketCostsNextToNoCPU() async throws {
+        var servers: [String: PythonPeer] = [:]
+        for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "3600") }
+        let path = try config(ports: servers.mapValues(\.port), staleAfterSeconds: 30)
+        let session = try TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
+        try session.type("\(binary) --config \(path)")
+        let live = try await session.waitForScreen { screen in Self.brokers.allSatisfy { Self.footerSays($0, "● live", in: screen) } }
+        #expect(live != nil, "expected four live streams:\n\(session.lastScreen)")
+
+        let pid = try #require(Self.pid(ofCommandLineContaining: path), "the app's process was not found")
+        // Settle (start-up snapshots, first frames), then measure three seconds.
+        try await Task.sleep(for: .seconds(1))
+        let before = try Self.cpuTicks(pid)
+        let started = ContinuousClock.now
+        try await Task.sleep(for: .seconds(3))
+        let used = try Self.cpuTicks(pid) - before
+        let elapsed = ContinuousClock.now - started
+        let share = Double(used) / Double(sysconf(Int32(_SC_CLK_TCK))) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        #expect(share < 0.03, "the idle app used \(Int(share * 1000) / 10) % of a core")
+
+        try session.send("q")
+        #expect(try await session.waitForPrompt(), "the app did not quit:\n\(session.lastScreen)")
+        for server in servers.values { server.stop() }
+    }
+
+    static func pid(ofCommandLineContaining text: String) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if arguments.contains(text), arguments.first?.hasSuffix("commonbroker") == true { return pid }
+        }
+        return nil
+    }
+
+    /// utime + stime of the process, in clock ticks (proc(5), fields 14 and 15).
+    static func cpuTicks(_ pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The command name (field 2) may hold spaces; fields after it follow the last ')'.
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        return Int(fields[11])! + Int(fields[12])!
+    }
+}
