@@ -134,12 +134,12 @@ struct BenchReport {
             lines.append("")
         }
 
-        let formats = ["demoWire", "polygonStyle", "alpacaStyle", "tradierStyle"]
+        let formats = DecoderBenchmark.names
         if formats.contains(where: { median("decode.\($0).eventsPerSecond") != nil }) {
-            lines.append("Decoders (JSONDecoder → CommonQuote, one core, \(Int(median("decode.eventsPerFrame") ?? 0)) events per frame)")
+            lines.append("Decoders (the project's decoders on wire-reference frames, one core, \(Int(median("decode.eventsPerFrame") ?? 0)) events per frame)")
             for format in formats {
                 lines.append(row([format, cell(median("decode.\(format).eventsPerSecond"), { Format.rate($0) + " events/s" }),
-                                  "  " + (figures.notes["decode.\(format)"] ?? "")], [14, 18, 0]))
+                                  "  " + (figures.notes["decode.\(format)"] ?? "")], [20, 18, 0]))
             }
             lines.append("")
         }
