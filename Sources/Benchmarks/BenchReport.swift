@@ -67,8 +67,8 @@ struct BenchReport {
             lines.append("")
 
             lines.append("Hub, latency ingest→subscriber at a steady rate (p50 / p99 / max)")
-            let latencyWidths = [8, 7, 30, 30, 10, 12]
-            lines.append(row(["shape", "rate", "ours", "reference", "p99 r/o", "delivered o/r"], latencyWidths))
+            let latencyWidths = [8, 7, 30, 30, 10, 12, 16]
+            lines.append(row(["shape", "rate", "ours", "reference", "p99 r/o", "delivered o/r", "CPU/delivery o/r"], latencyWidths))
             for shape in shapes {
                 for rate in [100, 1_000, 10_000] where measured("hub.\(shape).ours.latency.\(rate).") {
                     func triple(_ design: String) -> String {
@@ -81,11 +81,15 @@ struct BenchReport {
                     let reference = median("hub.\(shape).reference.latency.\(rate).p99Microseconds")
                     let delivered = "\(cell(median("hub.\(shape).ours.latency.\(rate).deliveredPercent"), { String(format: "%.0f%%", $0) }))/"
                         + cell(median("hub.\(shape).reference.latency.\(rate).deliveredPercent"), { String(format: "%.0f%%", $0) })
+                    let cpu = ["ours", "reference"].map { design in
+                        cell(median("hub.\(shape).\(design).latency.\(rate).cpuNanosecondsPerDelivery"), { String(format: "%.2f µs", $0 / 1_000) })
+                    }.joined(separator: "/")
                     lines.append(row([shape, Format.rate(Double(rate)), triple("ours"), triple("reference"),
-                                      cell(ours.flatMap { o in reference.map { $0 / o } }, Format.ratio), delivered], latencyWidths))
+                                      cell(ours.flatMap { o in reference.map { $0 / o } }, Format.ratio), delivered, cpu], latencyWidths))
                 }
             }
             lines.append("  delivered: share of (quote, subscriber) pairs that arrived; ours conflates, so under load fewer but newer.")
+            lines.append("  CPU/delivery: the process's CPU time (all threads) per quote that reached a subscriber; steadier than wall time on a busy machine.")
             lines.append("")
 
             lines.append("Hub, slow subscriber (1 ms per wake-up, producer at 10k quotes/s for ~1 s)")

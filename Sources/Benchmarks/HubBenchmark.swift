@@ -96,10 +96,12 @@ struct HubBenchmark: Sendable {
     private func latency(_ design: HubDesign, _ shape: HubShape, rate: Double, into figures: inout Figures) async {
         let rig = await makeRig(design, RigOptions(
             shape: shape, sessionCapacity: nil, recordsLatency: true, slowSubscribers: false))
+        let cpuBefore = MonotonicTime.processCPU()
         let report = await QuoteProducer.run(
             ProducerPlan(symbols: shape.symbols, pace: .steady(perSecond: rate), duration: latencyWindow),
             into: rig.session)
         let ingestedAll = await rig.settle(after: report, timeout: .seconds(2))
+        let cpu = MonotonicTime.processCPU() - cpuBefore
         let current = rig.allCurrent(report)
         var histogram = LatencyHistogram()
         for probe in rig.probes { histogram.merge(probe.snapshot.latency) }
@@ -111,6 +113,8 @@ struct HubBenchmark: Sendable {
         figures.add("\(name).maxMicroseconds", Double(histogram.maximum) / 1_000)
         let expected = Double(report.accepted) * Double(shape.subscriberCount)
         figures.add("\(name).deliveredPercent", expected > 0 ? 100 * Double(histogram.count) / expected : nil)
+        // Every thread's CPU time (producer and settling polls included) per quote that reached a subscriber.
+        figures.add("\(name).cpuNanosecondsPerDelivery", histogram.count > 0 ? Double(cpu) / Double(histogram.count) : nil)
         figures.add("\(name).ingestedEverything", ingestedAll)
         figures.add("\(name).everySubscriberCurrent", current)
     }
