@@ -7,9 +7,10 @@ final class BrokerStateBoard: Sendable {
     let brokers: [String]
     private let cells: Mutex<[(state: BrokerConnectionState, version: UInt64)]>
 
+    /// Versions start at 1, so a subscriber that has seen version 0 of everything gets every state.
     init(brokers: [String], initial: BrokerConnectionState = .connecting) {
         self.brokers = brokers
-        cells = Mutex(Array(repeating: (initial, 0), count: brokers.count))
+        cells = Mutex(Array(repeating: (initial, 1), count: brokers.count))
     }
 
     func set(_ state: BrokerConnectionState, at index: Int) {
@@ -18,8 +19,6 @@ final class BrokerStateBoard: Sendable {
             cells[index].state = state
         }
     }
-
-    var versions: [UInt64] { cells.withLock { $0.map(\.version) } }
 
     /// Adds states changed after `seen` to `update` and advances `seen`.
     func collect(since seen: inout [UInt64], into update: inout MarketUpdate) {

@@ -20,7 +20,6 @@ final class SubscriberMailbox: Sendable {
     private let pending = Atomic<Bool>(false)
     private let contents: Mutex<Contents>
     private let waiter = Mutex(Waiter())
-    private let onCancelled: @Sendable () -> Void
 
     private struct Followed {
         let slot: QuoteSlot
@@ -45,28 +44,11 @@ final class SubscriberMailbox: Sendable {
         var isCancelled = false
     }
 
-    /// The mailbox for the hub, and the stream of batches for the subscriber. `onCancelled` runs
-    /// once when the consumer goes away without `finish()`: its task was cancelled or it dropped the stream.
-    static func make(
-        id: Int, board: BrokerStateBoard, onCancelled: @escaping @Sendable () -> Void
-    ) -> (SubscriberMailbox, AsyncStream<MarketUpdate>) {
-        let mailbox = SubscriberMailbox(id: id, board: board, onCancelled: onCancelled)
-        // Only the stream holds the lease: when the subscriber drops `updates`, the lease goes with it
-        // and releases the subscription.
-        let lease = ConsumerLease(mailbox)
-        let updates = AsyncStream<MarketUpdate>(
-            unfolding: { await lease.mailbox.nextBatch() },
-            // A cancelled consumer is told here, whether or not it is parked.
-            onCancel: { lease.mailbox.cancel() }
-        )
-        return (mailbox, updates)
-    }
-
-    private init(id: Int, board: BrokerStateBoard, onCancelled: @escaping @Sendable () -> Void) {
+    /// A mailbox that has seen no broker state yet, so its first batch carries every broker's state.
+    init(id: Int, board: BrokerStateBoard) {
         self.id = id
         self.board = board
-        self.onCancelled = onCancelled
-        contents = Mutex(Contents(brokerSeen: board.versions))
+        contents = Mutex(Contents(brokerSeen: Array(repeating: 0, count: board.brokers.count)))
     }
 
     var followedKeys: [QuoteKey] { contents.withLock { $0.followed.map(\.slot.key) } }
@@ -79,9 +61,10 @@ final class SubscriberMailbox: Sendable {
             // The state machine follows only keys not followed yet, so no entry is ever doubled.
             contents.followed.reserveCapacity(contents.followed.count + slots.count)
             for slot in slots { contents.followed.append(Followed(slot: slot, seen: slot.version)) }
+            // Broker states come from the board, newest first time round; keeping the replay's copy
+            // would hold a dictionary per subscriber until its first read.
             contents.replay.quotes.merge(replay.quotes) { _, new in new }
             contents.replay.failures.merge(replay.failures) { _, new in new }
-            contents.replay.brokerStates.merge(replay.brokerStates) { _, new in new }
         }
         signal()
     }
@@ -115,15 +98,16 @@ final class SubscriberMailbox: Sendable {
         }?.resume()
     }
 
-    /// The consumer's task was cancelled or its stream dropped: end the stream and tell the hub, once.
-    func cancel() {
-        let (continuation, tellHub) = waiter.withLock { waiter in
-            let tellHub = !waiter.isFinished && !waiter.isCancelled
+    /// The consumer's task was cancelled or its stream dropped: ends the stream. true the first time,
+    /// unless the hub finished the stream itself: the hub must then forget the subscriber.
+    func cancel() -> Bool {
+        let (continuation, isNews) = waiter.withLock { waiter in
+            let isNews = !waiter.isFinished && !waiter.isCancelled
             waiter.isCancelled = true
-            return (waiter.continuation.take(), tellHub)
+            return (waiter.continuation.take(), isNews)
         }
         continuation?.resume()
-        if tellHub { onCancelled() }
+        return isNews
     }
 
     /// The consumer's side: the next non-empty batch, parking while nothing is owed; nil once the
@@ -162,19 +146,5 @@ final class SubscriberMailbox: Sendable {
             return update
         }
         return batch.isEmpty ? nil : batch
-    }
-}
-
-/// Held only by a subscriber's `updates` stream: when the stream is dropped unread or ends, the
-/// mailbox hears it, so a forgotten subscription releases its upstream demand.
-private final class ConsumerLease: Sendable {
-    let mailbox: SubscriberMailbox
-
-    init(_ mailbox: SubscriberMailbox) {
-        self.mailbox = mailbox
-    }
-
-    deinit {
-        mailbox.cancel()
     }
 }
