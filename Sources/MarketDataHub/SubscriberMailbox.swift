@@ -31,7 +31,8 @@ final class SubscriberMailbox: Sendable {
         /// An array, not a dictionary keyed by `QuoteKey`: a batch visits every entry, and most
         /// subscribers follow few keys (a dictionary's storage was a third of a one-key subscriber).
         var followed: [Followed] = []
-        var brokerSeen: [UInt64]
+        /// The board version this subscriber has taken; 0 before its first batch.
+        var brokerSeen: UInt64 = 0
         /// Cached values owed at once: the first batch, or symbols just added.
         var replay = MarketUpdate()
     }
@@ -48,7 +49,7 @@ final class SubscriberMailbox: Sendable {
     init(id: Int, board: BrokerStateBoard) {
         self.id = id
         self.board = board
-        contents = Mutex(Contents(brokerSeen: Array(repeating: 0, count: board.brokers.count)))
+        contents = Mutex(Contents())
     }
 
     var followedKeys: [QuoteKey] { contents.withLock { $0.followed.map(\.slot.key) } }
