@@ -12,10 +12,15 @@ struct BenchOptions: Sendable {
     /// For profiling one case: hub shapes ("1x100") and scenarios ("ingest") to run; empty = all.
     var shapes: [String] = []
     var hubScenarios: [String] = []
+    /// Steady rates (quotes/s) of the latency scenario; empty = the default 100, 1k, 10k.
+    var rates: [Double] = []
+    /// Hub designs to run ("ours", "reference"); empty = both.
+    var designs: [String] = []
 
     static let usage = """
         usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup] [--out PATH] [--commonbroker PATH]
                           [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,slow,memory]
+                          [--rates 100,1000,10000] [--designs ours,reference]
         """
 
     static func parse(_ arguments: [String]) -> BenchOptions {
@@ -31,6 +36,8 @@ struct BenchOptions: Sendable {
             case "--out": options.output = rest.popFirst() ?? options.output
             case "--shapes": options.shapes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
             case "--hub-scenarios": options.hubScenarios = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+            case "--rates": options.rates = (rest.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }
+            case "--designs": options.designs = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
             case "--commonbroker": options.commonbroker = rest.popFirst() ?? options.commonbroker
             default:
                 print(usage)

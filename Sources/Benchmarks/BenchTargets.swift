@@ -53,7 +53,7 @@ enum BenchTargets {
                 name: "one-row change bytes (\(size))", target: "≤ 5 % of a full repaint",
                 measured: share.map { String(format: "%.2f %%", $0) } ?? "—", passed: share.map { $0 <= 5 }))
         }
-        for format in ["demoWire", "polygonStyle", "alpacaStyle", "tradierStyle"] {
+        for format in DecoderBenchmark.names {
             let rate = figures.median("decode.\(format).eventsPerSecond")
             checks.append(TargetCheck(
                 name: "decode \(format)", target: "≥ 500k events/s", measured: rate.map { Format.rate($0) + "/s" } ?? "—",

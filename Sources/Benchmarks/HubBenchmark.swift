@@ -13,6 +13,7 @@ struct HubBenchmark: Sendable {
     var rates: [Double] = [100, 1_000, 10_000]
     var shapes = HubShape.all
     var scenarios = Set(Scenario.allCases)
+    var designs = HubDesign.allCases
     /// Upstream buffer during flat-out runs: small against a run's total, so "handed in" is "ingested".
     var sessionCapacity = 1_024
     var log: @Sendable (String) -> Void = { _ in }
@@ -23,14 +24,14 @@ struct HubBenchmark: Sendable {
         var figures = Figures()
         for shape in shapes {
             for run in 1...runs where scenarios.contains(.ingest) {
-                for design in HubDesign.allCases {
+                for design in designs {
                     log("hub \(shape.label) \(design.rawValue) max ingest, run \(run)")
                     await maxIngest(design, shape, into: &figures)
                 }
             }
             for rate in rates where scenarios.contains(.latency) {
                 for run in 1...runs {
-                    for design in HubDesign.allCases {
+                    for design in designs {
                         log("hub \(shape.label) \(design.rawValue) latency at \(Int(rate))/s, run \(run)")
                         await latency(design, shape, rate: rate, into: &figures)
                     }
@@ -38,12 +39,12 @@ struct HubBenchmark: Sendable {
             }
         }
         for run in 1...runs where scenarios.contains(.slow) {
-            for design in HubDesign.allCases {
+            for design in designs {
                 log("hub slow subscriber \(design.rawValue), run \(run)")
                 await slowSubscriber(design, into: &figures)
             }
         }
-        for design in HubDesign.allCases where scenarios.contains(.memory) {
+        for design in designs where scenarios.contains(.memory) {
             for (subscribers, symbols) in [(1_000, 1), (100, 100)] {
                 for run in 1...runs {
                     log("hub memory \(design.rawValue) \(subscribers) subscribers x \(symbols) symbols, run \(run)")
@@ -95,10 +96,12 @@ struct HubBenchmark: Sendable {
     private func latency(_ design: HubDesign, _ shape: HubShape, rate: Double, into figures: inout Figures) async {
         let rig = await makeRig(design, RigOptions(
             shape: shape, sessionCapacity: nil, recordsLatency: true, slowSubscribers: false))
+        let cpuBefore = MonotonicTime.processCPU()
         let report = await QuoteProducer.run(
             ProducerPlan(symbols: shape.symbols, pace: .steady(perSecond: rate), duration: latencyWindow),
             into: rig.session)
         let ingestedAll = await rig.settle(after: report, timeout: .seconds(2))
+        let cpu = MonotonicTime.processCPU() - cpuBefore
         let current = rig.allCurrent(report)
         var histogram = LatencyHistogram()
         for probe in rig.probes { histogram.merge(probe.snapshot.latency) }
@@ -110,6 +113,8 @@ struct HubBenchmark: Sendable {
         figures.add("\(name).maxMicroseconds", Double(histogram.maximum) / 1_000)
         let expected = Double(report.accepted) * Double(shape.subscriberCount)
         figures.add("\(name).deliveredPercent", expected > 0 ? 100 * Double(histogram.count) / expected : nil)
+        // Every thread's CPU time (producer and settling polls included) per quote that reached a subscriber.
+        figures.add("\(name).cpuNanosecondsPerDelivery", histogram.count > 0 ? Double(cpu) / Double(histogram.count) : nil)
         figures.add("\(name).ingestedEverything", ingestedAll)
         figures.add("\(name).everySubscriberCurrent", current)
     }

@@ -25,5 +25,13 @@ enum MonotonicTime {
         #endif
     }
 
+    /// CPU time of the whole process, every thread, user and system: unlike wall time, it barely moves
+    /// when other processes load the machine, so it compares runs on a busy machine.
+    static func processCPU() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
     static func seconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e9 }
 }

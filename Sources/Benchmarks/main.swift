@@ -17,6 +17,8 @@ if options.parts.contains(.hub) {
     if !options.hubScenarios.isEmpty {
         bench.scenarios = Set(options.hubScenarios.compactMap(HubBenchmark.Scenario.init(rawValue:)))
     }
+    if !options.rates.isEmpty { bench.rates = options.rates }
+    if !options.designs.isEmpty { bench.designs = HubDesign.allCases.filter { options.designs.contains($0.rawValue) } }
     if options.quick {
         bench.ingestWindow = .milliseconds(300)
         bench.latencyWindow = .milliseconds(300)

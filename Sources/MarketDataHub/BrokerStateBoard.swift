@@ -1,33 +1,41 @@
 import Domain
 import Synchronization
 
-/// The connection state of every broker with a version per broker, shared by all subscribers:
-/// a change is written once and each subscriber picks it up on its next drain.
+/// The connection state of every broker, shared by all subscribers: a change is written once and
+/// each subscriber picks it up on its next drain.
+///
+/// One version counter for the whole board, stamped on the state it changed: a subscriber remembers
+/// a single number, not one per broker (an array per subscriber was 48 bytes of each one's heap).
 final class BrokerStateBoard: Sendable {
     let brokers: [String]
-    private let cells: Mutex<[(state: BrokerConnectionState, version: UInt64)]>
+    private let cells: Mutex<Cells>
 
+    private struct Cells {
+        var states: [(state: BrokerConnectionState, version: UInt64)]
+        var version: UInt64
+    }
+
+    /// Every state starts at version 1, so a subscriber that has seen version 0 gets every state.
     init(brokers: [String], initial: BrokerConnectionState = .connecting) {
         self.brokers = brokers
-        cells = Mutex(Array(repeating: (initial, 0), count: brokers.count))
+        cells = Mutex(Cells(states: Array(repeating: (initial, 1), count: brokers.count), version: 1))
     }
 
     func set(_ state: BrokerConnectionState, at index: Int) {
         cells.withLock { cells in
-            cells[index].version += 1
-            cells[index].state = state
+            cells.version += 1
+            cells.states[index] = (state, cells.version)
         }
     }
 
-    var versions: [UInt64] { cells.withLock { $0.map(\.version) } }
-
-    /// Adds states changed after `seen` to `update` and advances `seen`.
-    func collect(since seen: inout [UInt64], into update: inout MarketUpdate) {
+    /// Adds states changed after version `seen` to `update` and advances `seen`.
+    func collect(since seen: inout UInt64, into update: inout MarketUpdate) {
         cells.withLock { cells in
-            for index in cells.indices where cells[index].version > seen[index] {
-                update.brokerStates[brokers[index]] = cells[index].state
-                seen[index] = cells[index].version
+            guard cells.version > seen else { return }
+            for index in cells.states.indices where cells.states[index].version > seen {
+                update.brokerStates[brokers[index]] = cells.states[index].state
             }
+            seen = cells.version
         }
     }
 }

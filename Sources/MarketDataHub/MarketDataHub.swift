@@ -46,15 +46,14 @@ public actor MarketDataHub: MarketFeed {
     public func subscribe(symbols: Set<String>) async -> MarketFeedSubscription {
         let id = nextSubscriberID
         nextSubscriberID += 1
-        let (mailbox, updates) = SubscriberMailbox.make(id: id, board: board) { [weak self] in
-            Task { await self?.removeSubscriber(id) }
-        }
+        let mailbox = SubscriberMailbox(id: id, board: board)
         mailboxes[id] = mailbox
         run(machine.addSubscriber(id, symbols: symbols))
+        let lease = SubscriberLease(mailbox: mailbox, hub: self)
         return MarketFeedSubscription(
-            updates: updates,
-            setSymbols: { symbols in await self.setSymbols(symbols, for: id) },
-            cancel: { await self.removeSubscriber(id) }
+            updates: lease.updates(),
+            setSymbols: { symbols in await lease.hub.setSymbols(symbols, for: lease.mailbox.id) },
+            cancel: { await lease.hub.removeSubscriber(lease.mailbox.id) }
         )
     }
 
@@ -66,11 +65,11 @@ public actor MarketDataHub: MarketFeed {
 
     // MARK: Inputs to the state machine
 
-    private func setSymbols(_ symbols: Set<String>, for id: Int) {
+    func setSymbols(_ symbols: Set<String>, for id: Int) {
         run(machine.setSymbols(symbols, for: id))
     }
 
-    private func removeSubscriber(_ id: Int) {
+    func removeSubscriber(_ id: Int) {
         run(machine.removeSubscriber(id))
     }
 
