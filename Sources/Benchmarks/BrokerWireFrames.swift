@@ -50,7 +50,7 @@ struct BrokerWireFrames: Sendable {
     }
 
     /// §4.2: `{"type":"trade","data":[{"p":…,"s":…,"t":…,"v":…,"c":[…]},…]}`, one frame of
-    /// `eventsPerFrame` trades. For the Finnhub stream decoder once it lands (see `DecoderBenchmark`).
+    /// `eventsPerFrame` trades.
     func finnhubTrades() -> [String] {
         (0..<frameCount).map { frame in
             let trades = (0..<eventsPerFrame).map { event in
@@ -63,8 +63,7 @@ struct BrokerWireFrames: Sendable {
     }
 
     /// §1.5: one event per WebSocket frame, no array, each ending in `\n` (`linebreak:true`); trades and
-    /// quotes alternating, numbers as strings in trades and as numbers in quotes. For the Tradier stream
-    /// decoder once it lands (see `DecoderBenchmark`).
+    /// quotes alternating, numbers as strings in trades and as numbers in quotes.
     func tradierStreamEvents() -> [String] {
         (0..<frameCount * eventsPerFrame).map { index in
             let (symbol, cents, milliseconds) = values(index / eventsPerFrame, index % eventsPerFrame)

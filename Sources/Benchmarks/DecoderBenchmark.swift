@@ -47,6 +47,14 @@ struct DecoderBenchmark: Sendable {
                 inputs: frames.alpaca(), eventsPerInput: frames.eventsPerFrame
             ) { try AlpacaStreamDecoder.decode($0).count },
             Workload(
+                name: "finnhubStream", label: "FinnhubStreamDecoder: trade frames of \(frames.eventsPerFrame) (§4.2)",
+                inputs: frames.finnhubTrades(), eventsPerInput: frames.eventsPerFrame
+            ) { try FinnhubStreamDecoder.decode($0).count },
+            Workload(
+                name: "tradierStream", label: "TradierStreamDecoder: one event per frame, trades and quotes (§1.5)",
+                inputs: frames.tradierStreamEvents(), eventsPerInput: 1
+            ) { try TradierStreamDecoder.decode($0).count },
+            Workload(
                 name: "tradierQuotesBody", label: "TradierResponseDecoding (JSONDecoder): polled quotes body of \(frames.eventsPerFrame) (§1.2)",
                 inputs: frames.tradierQuotesBodies().map { HTTPResponse(status: 200, body: Data($0.utf8)) },
                 eventsPerInput: frames.eventsPerFrame
