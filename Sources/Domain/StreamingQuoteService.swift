@@ -18,23 +18,37 @@ public protocol QuoteStreamSession: Sendable {
 
 /// Live quotes pushed by a broker over one connection.
 public protocol StreamingQuoteService: BrandedService {
+    /// True when the "stream" is a loop of requests (a REST broker polled): the footer then says
+    /// "polling" rather than "live" once it works, so nobody mistakes a 5-second poll for a live feed.
+    var isPolled: Bool { get }
+
     /// Opens a connection. Throws `BrokerError` when it cannot be established.
     func openSession() async throws(BrokerError) -> any QuoteStreamSession
+}
+
+extension StreamingQuoteService {
+    public var isPolled: Bool { false }
 }
 
 /// A type-erased streaming service, so heterogeneous brokers sit in one array and tests can make
 /// one from closures.
 public struct AnyStreamingQuoteService: StreamingQuoteService {
     public let branding: ServiceBranding
+    public let isPolled: Bool
     private let open: @Sendable () async throws(BrokerError) -> any QuoteStreamSession
 
-    public init(branding: ServiceBranding, open: @escaping @Sendable () async throws(BrokerError) -> any QuoteStreamSession) {
+    public init(
+        branding: ServiceBranding, isPolled: Bool = false,
+        open: @escaping @Sendable () async throws(BrokerError) -> any QuoteStreamSession
+    ) {
         self.branding = branding
+        self.isPolled = isPolled
         self.open = open
     }
 
     public init(_ base: some StreamingQuoteService) {
         self.branding = base.branding
+        self.isPolled = base.isPolled
         self.open = { () async throws(BrokerError) -> any QuoteStreamSession in try await base.openSession() }
     }
 

@@ -138,7 +138,8 @@ public actor MarketDataHub: MarketFeed {
                 for mailbox in delivery.followers { mailbox.signal() }
             case .publishBrokerState(let broker, let state):
                 guard let index = brokerIndex[broker] else { break }
-                board.set(state, at: index)
+                // The machine knows only live; the footer tells a poll loop from a pushed stream.
+                board.set(state == .live && services[broker]?.isPolled == true ? .polling : state, at: index)
                 for mailbox in mailboxes.values { mailbox.signal() }
             }
         }

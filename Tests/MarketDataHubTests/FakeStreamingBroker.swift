@@ -60,8 +60,11 @@ final class FakeStreamingBroker: Sendable {
         (sessions, opened) = AsyncStream.makeStream()
     }
 
-    var service: AnyStreamingQuoteService {
-        AnyStreamingQuoteService(branding: branding) { () async throws(BrokerError) -> any QuoteStreamSession in
+    var service: AnyStreamingQuoteService { service(polled: false) }
+
+    /// `polled`: the service says it is a poll loop (`StreamingQuoteService.isPolled`).
+    func service(polled: Bool) -> AnyStreamingQuoteService {
+        AnyStreamingQuoteService(branding: branding, isPolled: polled) { () async throws(BrokerError) -> any QuoteStreamSession in
             try self.open()
         }
     }

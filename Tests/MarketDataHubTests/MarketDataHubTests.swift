@@ -118,6 +118,17 @@ private func merged(
         await keeper.cancel()
     }
 
+    @Test func aPolledBrokerThatWorksIsShownAsPollingNotLive() async throws {
+        let hub = MarketDataHub(services: [alpha.service(polled: true)], clock: clock)
+        let subscription = await hub.subscribe(symbols: ["AAPL"])
+        let session = try await alpha.nextSession()
+        #expect(try await session.nextCall() == .subscribe(["AAPL"]))
+        session.send(.live)
+        let update = try await merged(subscription) { $0.brokerStates["alpha"] != nil && $0.brokerStates["alpha"] != .connecting }
+        #expect(update.brokerStates["alpha"] == .polling)
+        await subscription.cancel()
+    }
+
     @Test func droppedUpstreamReconnectsAfterBackoffAndResubscribes() async throws {
         let hub = makeHub([alpha])
         let subscription = await hub.subscribe(symbols: ["AAPL"])

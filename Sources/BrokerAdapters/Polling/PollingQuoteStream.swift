@@ -12,6 +12,7 @@ import Domain
 /// - Unauthorized and other permanent errors: the stream throws at once and the hub stops retrying.
 /// - `close()` finishes the stream without an error.
 public struct PollingQuoteStream: StreamingQuoteService {
+    public var isPolled: Bool { true }
     public let branding: ServiceBranding
     public let settings: PollingSettings
     /// Shared by every session this opens, so a reconnect cannot double the request rate.
