@@ -14,14 +14,10 @@ public enum AlpacaStreamDecoder {
     }
 
     static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StreamJSONScanner.Failure) -> [AlpacaStreamEvent] {
-        var scanner = StreamJSONScanner(bytes)
-        var events: [AlpacaStreamEvent] = []
         let names = Self.names
-        try scanner.array { (scanner: inout StreamJSONScanner) throws(StreamJSONScanner.Failure) in
-            if let event = try Self.event(&scanner, names) { events.append(event) }
+        return try StreamJSONScanner.events(inArrayFrame: bytes) { (scanner: inout StreamJSONScanner) throws(StreamJSONScanner.Failure) in
+            try Self.event(&scanner, names)
         }
-        guard scanner.isAtEnd else { throw StreamJSONScanner.Failure(offset: scanner.index, reason: "text after the frame's array") }
-        return events
     }
 
     private typealias Name = StreamJSONScanner.Name
