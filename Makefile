@@ -67,7 +67,8 @@ FUZZ_SANITIZERS ?= fuzzer,address
 FUZZ_SWIFTC ?= swiftc
 FUZZ_DIR := .build/fuzz
 FUZZ_WS := Sources/Networking/WebSocket
-FUZZ_STREAMING := Sources/BrokerAdapters/Streaming/StreamJSONScanner.swift Sources/BrokerAdapters/Wire/RFC3339.swift \
+# The scanner with its extensions (StreamJSONScanner+*.swift), whatever decoders add to it.
+FUZZ_STREAMING := $(wildcard Sources/BrokerAdapters/Streaming/StreamJSONScanner*.swift) Sources/BrokerAdapters/Wire/RFC3339.swift \
 	Sources/BrokerAdapters/Wire/EpochTimestamp.swift Fuzz/Support/StreamDecoderFuzzing.swift
 FUZZ_SOURCES_WebSocketFrameCodec := $(addprefix $(FUZZ_WS)/,WebSocketFrame.swift WebSocketFrameCodec.swift \
 	WebSocketMessageAssembler.swift WebSocketOpcode.swift WebSocketProtocolError.swift WebSocketMaskingKey.swift \
