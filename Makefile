@@ -57,6 +57,41 @@ bench: release
 	$(SWIFT) build -c release --product Benchmarks
 	.build/release/Benchmarks --commonbroker .build/release/commonbroker --out bench-results.json $(BENCH_ARGS)
 
+# Fuzzing with libFuzzer (swiftc -sanitize=fuzzer; Linux). Each harness Fuzz/<Target>Fuzzer.swift is
+# compiled with only the sources it needs, outside SwiftPM, so `swift build` never needs the fuzzer
+# runtime. Each target runs FUZZ_SECONDS; new inputs go to .build/fuzz/corpus-<Target>, crash inputs to
+# .build/fuzz/artifacts, and any crash fails the run. FUZZ_ARGS go to libFuzzer. See Fuzz/README.md.
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS ?=
+FUZZ_SANITIZERS ?= fuzzer,address
+FUZZ_SWIFTC ?= swiftc
+FUZZ_DIR := .build/fuzz
+FUZZ_WS := Sources/Networking/WebSocket
+# The scanner with its extensions (StreamJSONScanner+*.swift), whatever decoders add to it.
+FUZZ_STREAMING := $(wildcard Sources/BrokerAdapters/Streaming/StreamJSONScanner*.swift) Sources/BrokerAdapters/Wire/RFC3339.swift \
+	Sources/BrokerAdapters/Wire/EpochTimestamp.swift Fuzz/Support/StreamDecoderFuzzing.swift
+FUZZ_SOURCES_WebSocketFrameCodec := $(addprefix $(FUZZ_WS)/,WebSocketFrame.swift WebSocketFrameCodec.swift \
+	WebSocketMessageAssembler.swift WebSocketOpcode.swift WebSocketProtocolError.swift WebSocketMaskingKey.swift \
+	WebSocketCloseFrame.swift WebSocketUTF8Validator.swift WebSocketConnection.swift)
+FUZZ_SOURCES_WebSocketHandshake := $(addprefix $(FUZZ_WS)/,WebSocketHandshake.swift WebSocketEndpoint.swift SHA1.swift \
+	WebSocketConnection.swift) Sources/Networking/Redaction.swift
+FUZZ_SOURCES_StreamJSONScanner := $(FUZZ_STREAMING)
+# A broker's stream decoder is fuzzed by Fuzz/<Broker>StreamDecoderFuzzer.swift, built with its
+# <Broker>StreamDecoder.swift and <Broker>StreamEvent.swift: adding a broker is adding its name here (and,
+# if its decoder needs more files, `FUZZ_SOURCES_<Broker>StreamDecoder := <files>` above this line).
+FUZZ_STREAM_BROKERS := Polygon Alpaca
+$(foreach broker,$(FUZZ_STREAM_BROKERS),$(eval FUZZ_SOURCES_$(broker)StreamDecoder += \
+	$(addprefix Sources/BrokerAdapters/$(broker)/$(broker),StreamDecoder.swift StreamEvent.swift) $(FUZZ_STREAMING)))
+FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS))
+
+fuzz: $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_TARGETS))
+	Fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+.SECONDEXPANSION:
+$(FUZZ_DIR)/bin/%: Fuzz/%Fuzzer.swift Fuzz/Support/FuzzInvariant.swift $$(FUZZ_SOURCES_$$*)
+	@mkdir -p $(@D)
+	$(FUZZ_SWIFTC) -swift-version 6 -module-name $*Fuzz -parse-as-library -O -g -sanitize=$(FUZZ_SANITIZERS) -use-ld=lld $^ -o $@
+
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 .build/release/commonbroker $(DESTDIR)$(PREFIX)/bin/commonbroker

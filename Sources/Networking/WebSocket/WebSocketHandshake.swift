@@ -84,8 +84,11 @@ public struct WebSocketHandshake: Sendable {
 
     /// Splits a response head off the front of `bytes`: nil while the blank line that ends it has not
     /// arrived. Whatever follows the head is returned as `rest`: the first frame bytes after a 101, the
-    /// body's beginning otherwise.
-    public static func parseResponse(_ bytes: [UInt8]) throws(WebSocketError) -> (response: Response, rest: [UInt8])? {
+    /// body's beginning otherwise. `secretNames` and `secretValues` are removed from the error for an
+    /// answer that is not HTTP, which may echo the request line and its credentials.
+    public static func parseResponse(
+        _ bytes: [UInt8], secretNames: Set<String> = [], secretValues: [String] = []
+    ) throws(WebSocketError) -> (response: Response, rest: [UInt8])? {
         guard let headEnd = headEnd(in: bytes) else {
             guard bytes.count <= maxResponseHeadSize else {
                 throw .protocolViolation("upgrade response head longer than \(maxResponseHeadSize) bytes")
@@ -96,8 +99,14 @@ public struct WebSocketHandshake: Sendable {
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]) else {
-            throw .protocolViolation("not an HTTP response: \(sanitized(statusLine, limit: 40).debugDescription)")
+        // Three ASCII digits (RFC 9112 §4): `Int` alone would also take "+01" or "-12" as a status. Found by
+        // Fuzz/WebSocketHandshakeFuzzer.swift.
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3,
+              parts[1].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let status = Int(parts[1]) else {
+            // Redacted: a peer that echoes what it got (a TCP echo, a misrouted proxy) sends back the request
+            // line with a token in its query. Found by Fuzz/WebSocketHandshakeFuzzer.swift.
+            let shown = redacted(statusLine, limit: 40, secretNames: secretNames, secretValues: secretValues)
+            throw .protocolViolation("not an HTTP response: \(shown.debugDescription)")
         }
         var headers: [String: String] = [:]
         for line in lines where !line.isEmpty {
@@ -136,7 +145,8 @@ public struct WebSocketHandshake: Sendable {
         }
         // We offered no extension and no subprotocol, so the server may not pick one (§4.1 checks 5, 6).
         if let extensions = response.header("sec-websocket-extensions"), !extensions.isEmpty {
-            throw .protocolViolation("server enabled an extension that was not offered (\(Self.sanitized(extensions, limit: 40)))")
+            let shown = Self.redacted(extensions, limit: 40, secretNames: secretNames, secretValues: secretValues)
+            throw .protocolViolation("server enabled an extension that was not offered (\(shown))")
         }
         if let subprotocol = response.header("sec-websocket-protocol"), !subprotocol.isEmpty,
            headers.first(where: { $0.key.lowercased() == "sec-websocket-protocol" }) == nil {
@@ -154,6 +164,13 @@ public struct WebSocketHandshake: Sendable {
         }
         let redacted = Redaction.text(sanitized(reason, limit: 1024), secretNames: secretNames, secretValues: secretValues)
         return redacted.count > limit ? String(redacted.prefix(limit - 1)) + "…" : redacted
+    }
+
+    /// Server text for an error message: sanitized, secrets removed before it is cut to `limit`, so a cut
+    /// cannot leave the start of a secret that redaction no longer recognizes.
+    static func redacted(_ text: String, limit: Int, secretNames: Set<String>, secretValues: [String]) -> String {
+        let redacted = Redaction.text(sanitized(text, limit: 1024), secretNames: secretNames, secretValues: secretValues)
+        return String(redacted.prefix(limit))
     }
 
     /// Control characters and anything outside printable ASCII become spaces, runs of spaces one, so a

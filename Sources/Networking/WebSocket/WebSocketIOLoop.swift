@@ -120,7 +120,7 @@ final class WebSocketIOLoop {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            if let (response, rest) = try WebSocketHandshake.parseResponse(received) {
+            if let (response, rest) = try WebSocketHandshake.parseResponse(received, secretNames: secretNames, secretValues: secretValues) {
                 var body = rest
                 if response.status != 101 {
                     body += readRefusalBody(response: response, alreadyRead: rest.count, deadline: min(deadline, .now + .seconds(1)))

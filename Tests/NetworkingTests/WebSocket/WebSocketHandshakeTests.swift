@@ -88,4 +88,23 @@ import Testing
             try WebSocketHandshake.parseResponse(Array(repeating: UInt8(ascii: "a"), count: WebSocketHandshake.maxResponseHeadSize + 1))
         }
     }
+
+    /// Found by Fuzz/WebSocketHandshakeFuzzer.swift: `Int` alone read "+01" as status 1 and "-12" as -12.
+    @Test(arguments: ["+01", "-12", "1e2", "0x1", " 10"])
+    func statusCodesAreThreeDigits(status: String) {
+        #expect(throws: WebSocketError.self) { try WebSocketHandshake.parseResponse(Array("HTTP/1.1 \(status) OK\r\n\r\n".utf8)) }
+    }
+
+    /// Found by Fuzz/WebSocketHandshakeFuzzer.swift: a peer that echoes the request (a TCP echo, a misrouted
+    /// proxy) put the URL's token into the error the footer shows. Server text in errors is redacted.
+    @Test func serverTextInErrorsIsRedacted() throws {
+        let echo = Array("GET /v2/iex?token=s3cr3t HTTP/1.1\r\nHost: stream.example.com\r\n\r\n".utf8)
+        #expect(throws: WebSocketError.protocolViolation(#"not an HTTP response: "GET /v2/iex?token=<redacted> HTTP/1.1""#)) {
+            try WebSocketHandshake.parseResponse(echo, secretNames: ["token"], secretValues: ["s3cr3t"])
+        }
+        let extensionEcho = "HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Extensions: x; key=s3cr3t\r\n\r\n"
+        #expect(throws: WebSocketError.protocolViolation("server enabled an extension that was not offered (x; key=<redacted>)")) {
+            try handshake("ws://h/").validate(try response(extensionEcho), secretValues: ["s3cr3t"])
+        }
+    }
 }

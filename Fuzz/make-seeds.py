@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Writes the committed seed corpora from real frames (docs/reference: broker-apis.md §2.2-2.3, §3.2;
+RFC 6455 §1.3 and §5.7). Run from the repository root: python3 Fuzz/make-seeds.py. Seeds are
+named, so rerunning rewrites the same files; libFuzzer's own finds go to .build/fuzz, never here."""
+import os
+import struct
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+
+def write(target, name, data):
+    directory = os.path.join(ROOT, target)
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def frame(opcode, payload=b"", fin=True, mask=None):
+    first = (0x80 if fin else 0) | opcode
+    mask_bit = 0x80 if mask else 0
+    n = len(payload)
+    if n <= 125:
+        head = bytes([first, mask_bit | n])
+    elif n <= 0xFFFF:
+        head = bytes([first, mask_bit | 126]) + struct.pack(">H", n)
+    else:
+        head = bytes([first, mask_bit | 127]) + struct.pack(">Q", n)
+    if not mask:
+        return head + payload
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+# Settings byte 0: bit 0 role (1 server), bits 1-2 frame limit, bits 3-4 message limit (3 = 16 MiB).
+CLIENT = 0b11110
+SERVER = 0b11111
+KEY = b"\x37\xfa\x21\x3d"
+
+
+def codec(name, flags, chunk, stream):
+    write("WebSocketFrameCodec", name, bytes([flags, chunk]) + KEY + stream)
+
+
+polygon_trades = b'[{"ev":"T","sym":"AAPL","i":"52983","x":4,"p":227.52,"s":100,"c":[12,37],"t":1731528912441,"q":1190234,"z":3}]'
+codec("server-text-whole", CLIENT, 0, frame(1, polygon_trades))
+codec("server-text-split", CLIENT, 7, frame(1, polygon_trades))
+codec("rfc-fragmented-hello", CLIENT, 3, frame(1, b"Hel", fin=False) + frame(0, b"lo"))
+codec("ping-between-fragments", CLIENT, 0, frame(1, b"caf\xc3", fin=False) + frame(9, b"hb") + frame(0, b"\xa9"))
+codec("pong-and-close", CLIENT, 5, frame(10, b"") + frame(8, b"\x03\xe8bye"))
+codec("binary-126", CLIENT, 0, frame(2, bytes(range(200))))
+codec("binary-65536-small-limit", 0b11000, 0, frame(2, b"\x00" * 130))
+codec("length-64bit", CLIENT, 0, bytes([0x82, 127]) + struct.pack(">Q", 1 << 40) + b"xx")
+codec("client-masked-text", SERVER, 4, frame(1, b'{"action":"auth","params":"KEY"}', mask=KEY))
+codec("client-masked-close", SERVER, 0, frame(8, b"\x03\xe9going away", mask=b"\x01\x02\x03\x04"))
+codec("message-limit-125", 0b00111, 0, frame(1, b"a" * 100, fin=False, mask=KEY) + frame(0, b"b" * 30, mask=KEY))
+codec("bad-utf8", CLIENT, 1, frame(1, b"\xed\xa0\x80"))
+
+def response(status_line, headers, body=b""):
+    head = status_line + "".join(f"\r\n{name}: {value}" for name, value in headers) + "\r\n\r\n"
+    return head.encode() + body
+
+
+ACCEPT = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="  # RFC 6455 §1.3, for the key of "the sample nonce"
+write("WebSocketHandshake", "101", response("HTTP/1.1 101 Switching Protocols",
+      [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", ACCEPT)]))
+write("WebSocketHandshake", "101-with-frame", response("HTTP/1.1 101 Switching Protocols",
+      [("upgrade", "WebSocket"), ("connection", "keep-alive, Upgrade"), ("sec-websocket-accept", ACCEPT),
+       ("Server", "nginx")], frame(1, b'[{"T":"success","msg":"connected"}]')))
+write("WebSocketHandshake", "101-extension", response("HTTP/1.1 101 Switching Protocols",
+      [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", ACCEPT),
+       ("Sec-WebSocket-Extensions", "permessage-deflate; client_max_window_bits")]))
+write("WebSocketHandshake", "401-body", response("HTTP/1.1 401 Unauthorized",
+      [("Content-Type", "text/plain"), ("Content-Length", "22")], b"invalid token s3cr3t\r\n"))
+write("WebSocketHandshake", "403-json", response("HTTP/1.1 403 Forbidden",
+      [("Content-Type", "application/json"), ("Content-Length", "35")], b'{"code":40310000,"message":"forbidden"}'))
+write("WebSocketHandshake", "echoed-request", b"GET /v2/iex?token=s3cr3t HTTP/1.1\r\nHost: stream.example.com\r\n\r\n")
+write("WebSocketHandshake", "partial", b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n")
+
+polygon = {
+    "status-connected": '[{"ev":"status","status":"connected","message":"Connected Successfully"}]',
+    "status-auth-failed": '[{"ev":"status","status":"auth_failed","message":"authentication failed"}]',
+    "status-subscribed": '[{"ev":"status","status":"success","message":"subscribed to: T.AAPL"},\n {"ev":"status","status":"success","message":"subscribed to: Q.MSFT"}]',
+    "trade-quote-agg": '[{"ev":"T","sym":"AAPL","i":"52983","x":4,"p":227.52,"s":100,"c":[12,37],"t":1731528912441,"q":1190234,"z":3},\n {"ev":"Q","sym":"MSFT","bx":19,"bp":423.09,"bs":2,"ax":11,"ap":423.12,"as":1,"c":1,"i":[604],"t":1731528912450,"q":55021934,"z":3},\n {"ev":"AM","sym":"AAPL","v":61234,"av":38211905,"op":228.9,"vw":227.4911,"o":227.6,"c":227.52,"h":227.71,"l":227.35,"a":227.9312,"z":88,"s":1731528840000,"e":1731528900000}]',
+    "escapes-and-exponents": '[ {"t" : 5 ,\n"p":\t1.5e2, "sym":"BRK\\/B\\u00e9\\ud83d\\ude00", "ev" :"T"}, {"ev":"Q","sym":"X","bp":null,"ap":-0.0001,"t":-1} ]',
+}
+for name, text in polygon.items():
+    write("PolygonStreamDecoder", name, text)
+
+alpaca = {
+    "success-connected": '[{"T":"success","msg":"connected"}]',
+    "error-auth-failed": '[{"T":"error","code":402,"msg":"auth failed"}]',
+    "subscription": '[{"T":"subscription","trades":["AAPL"],"quotes":["AAPL","MSFT"],"bars":["*"],"updatedBars":[],"dailyBars":[],"statuses":[],"lulds":[],"corrections":["AAPL"],"cancelErrors":["AAPL"]}]',
+    "trade-quote-bar": '[{"T":"t","S":"AAPL","i":96921,"x":"V","p":227.52,"s":100,"c":["@"],"t":"2024-11-13T20:15:02.441123456Z","z":"C"},\n {"T":"q","S":"AAPL","bx":"V","bp":227.5,"bs":3,"ax":"V","ap":227.53,"as":2,"c":["R"],"t":"2024-11-13T20:15:03.123456789Z","z":"C"},\n {"T":"b","S":"AAPL","o":227.6,"h":227.71,"l":227.35,"c":227.52,"v":6123,"t":"2024-11-13T20:14:00Z","n":88,"vw":227.49}]',
+    "offsets-and-leap-second": '[{"T":"t","S":"BRK.B","p":1e2,"t":"2016-12-31T23:59:60.5+01:30"},{"T":"q","S":"X","bp":1,"t":"2024-02-29t00:00:00z"}]',
+}
+for name, text in alpaca.items():
+    write("AlpacaStreamDecoder", name, text)
+
+scanner = {
+    "nested": '{"a":[1,-2.5e-3,true,false,null,{"b":"c\\"d"}],"e":{}}',
+    "numbers": '[0,-0,123456789012345678,9223372036854775807,-9223372036854775808,1.7976931348623157e308,5e-324,0.1,227.52,12345678901234567890.5]',
+    "strings": '["plain","\\u00e9\\ud83d\\ude00","\\b\\f\\n\\r\\t\\/\\\\","\\ud800 lone","a very long string that is not a name"]',
+}
+for name, text in scanner.items():
+    write("StreamJSONScanner", name, text)
+for name, text in list(polygon.items())[3:] + list(alpaca.items())[2:4]:
+    write("StreamJSONScanner", "frame-" + name, text)
