@@ -8,21 +8,15 @@ struct WatchlistTable {
     let now: Date
     let palette: Palette
 
-    /// One row's texts, formatted once and used both to size the columns and to draw them.
-    private struct RowText {
-        var symbol: [Character]
-        var glyph: Character
-        var brokerName: [Character]
-        var values: [ColumnLayout.Column: String]
-        var error: String?
-    }
-
     func draw(into buffer: inout ScreenBuffer, headingRow: Int, rows tableRows: Range<Int>) {
         // Only the rows on screen are formatted, so a 1,000-row watchlist costs what a screenful costs.
         // Symbol and broker widths still come from every row (cheap), so scrolling never shifts them.
         let first = min(max(0, state.scrollOffset), state.rows.count)
         let visible = first..<min(state.rows.count, first + max(0, tableRows.count))
-        let texts = state.rows[visible].map(rowText)
+        var texts = FormattedRows(capacity: visible.count)
+        for index in visible {
+            texts.append(state.rows[index], now: now)
+        }
         let layout = ColumnLayout.fit(demand: demand(texts), width: buffer.size.columns)
         drawHeadings(layout, into: &buffer, row: headingRow, visibleRows: tableRows.count)
 
@@ -30,30 +24,103 @@ struct WatchlistTable {
             drawEmptyState(into: &buffer, rows: tableRows)
             return
         }
-        for (screenRow, (index, text)) in zip(tableRows, zip(visible, texts)) {
-            drawRow(index, text: text, layout: layout, into: &buffer, row: screenRow)
+        let numeric = layout.placements.filter(\.column.isNumeric)
+        for (offset, (screenRow, index)) in zip(tableRows, visible).enumerated() {
+            drawRow(index, texts: texts, offset: offset, layout: layout, numeric: numeric, into: &buffer, row: screenRow)
         }
     }
 
     // MARK: Content
 
-    private func rowText(_ row: WatchlistRow) -> RowText {
-        let symbol = TerminalText.cells(TerminalText.sanitize(row.key.symbol))
-        let glyph = Self.glyph(of: row.branding)
-        let name = TerminalText.cells(TerminalText.sanitize(row.branding.name))
-        var values: [ColumnLayout.Column: String] = [:]
-        if let quote = row.quote {
-            let decimals = QuoteFormatting.decimals(forPrice: quote.last)
-            values[.last] = QuoteFormatting.price(quote.last)
-            values[.change] = quote.change.map { QuoteFormatting.change($0, decimals: decimals) }
-            values[.changePercent] = quote.changePercent.map(QuoteFormatting.percent)
-            values[.bid] = quote.bid.map(QuoteFormatting.price)
-            values[.ask] = quote.ask.map(QuoteFormatting.price)
-            values[.volume] = quote.volume.map(QuoteFormatting.volume)
-            values[.age] = QuoteFormatting.age(since: quote.timestamp, now: now)
+    /// The texts of the rows on screen, formatted once (to size the columns, then to draw them) into
+    /// one array of scalar values: a 1,000-row frame shows 7,000 numbers, and a String each cost
+    /// more than drawing the whole frame.
+    private struct FormattedRows {
+        static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age]
+        /// Per row: the symbol, then one field per value column.
+        static let fieldsPerRow = 1 + valueColumns.count
+
+        static func field(of column: ColumnLayout.Column) -> Int? {
+            switch column {
+            case .symbol, .broker: nil
+            case .last: 1
+            case .change: 2
+            case .changePercent: 3
+            case .bid: 4
+            case .ask: 5
+            case .volume: 6
+            case .age: 7
+            }
         }
-        let error = row.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 }
-        return RowText(symbol: symbol, glyph: glyph, brokerName: name, values: values, error: error)
+
+        /// A broker's glyph and name as cells, made once per broker rather than once per row.
+        struct Brand {
+            var branding: ServiceBranding
+            var glyph: UInt32
+            var name: [UInt32]
+        }
+
+        private(set) var scalars: [UInt32] = []
+        /// `fieldsPerRow` per row: where each text is in `scalars`; nil for a value the quote lacks.
+        private var bounds: [Range<Int>?] = []
+        private(set) var brands: [Brand] = []
+        private var brandOfRow: [Int] = []
+        private var errors: [String?] = []
+
+        init(capacity: Int) {
+            scalars.reserveCapacity(capacity * 48)
+            bounds.reserveCapacity(capacity * Self.fieldsPerRow)
+            brandOfRow.reserveCapacity(capacity)
+            errors.reserveCapacity(capacity)
+        }
+
+        var count: Int { errors.count }
+
+        mutating func append(_ row: WatchlistRow, now: Date) {
+            var start = scalars.count
+            TerminalText.appendSanitizedCells(of: row.key.symbol, to: &scalars)
+            bounds.append(start..<scalars.count)
+            brandOfRow.append(brandIndex(row.branding))
+            if let quote = row.quote {
+                let decimals = QuoteFormatting.decimals(forPrice: quote.last)
+                func field(_ format: (inout [UInt32]) -> Void) {
+                    start = scalars.count
+                    format(&scalars)
+                    bounds.append(start..<scalars.count)
+                }
+                field { QuoteFormatting.appendPrice(quote.last, to: &$0) }
+                if let change = quote.change { field { QuoteFormatting.appendChange(change, decimals: decimals, to: &$0) } } else { bounds.append(nil) }
+                if let percent = quote.changePercent { field { QuoteFormatting.appendPercent(percent, to: &$0) } } else { bounds.append(nil) }
+                if let bid = quote.bid { field { QuoteFormatting.appendPrice(bid, to: &$0) } } else { bounds.append(nil) }
+                if let ask = quote.ask { field { QuoteFormatting.appendPrice(ask, to: &$0) } } else { bounds.append(nil) }
+                if let volume = quote.volume { field { QuoteFormatting.appendVolume(volume, to: &$0) } } else { bounds.append(nil) }
+                field { QuoteFormatting.appendAge(since: quote.timestamp, now: now, to: &$0) }
+            } else {
+                bounds.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
+            }
+            errors.append(row.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
+        }
+
+        private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
+            if let index = brands.firstIndex(where: { $0.branding == branding }) { return index }
+            var name: [UInt32] = []
+            TerminalText.appendSanitizedCells(of: branding.name, to: &name)
+            let glyph = WatchlistTable.glyph(of: branding).unicodeScalars.first?.value ?? 0x2022
+            brands.append(Brand(branding: branding, glyph: glyph, name: name))
+            return brands.count - 1
+        }
+
+        func symbol(_ row: Int) -> ArraySlice<UInt32> {
+            scalars[bounds[row * Self.fieldsPerRow]!]
+        }
+
+        func value(_ column: ColumnLayout.Column, _ row: Int) -> ArraySlice<UInt32>? {
+            guard let field = Self.field(of: column), let range = bounds[row * Self.fieldsPerRow + field] else { return nil }
+            return scalars[range]
+        }
+
+        func brand(_ row: Int) -> Brand { brands[brandOfRow[row]] }
+        func error(_ row: Int) -> String? { errors[row] }
     }
 
     /// A broker's glyph as exactly one cell, whatever the configuration says.
@@ -63,27 +130,35 @@ struct WatchlistTable {
             ?? "•"
     }
 
-    private func demand(_ texts: [RowText]) -> [ColumnLayout.Column: Int] {
+    private func demand(_ texts: FormattedRows) -> [ColumnLayout.Column: Int] {
         var demand: [ColumnLayout.Column: Int] = [:]
         for column in ColumnLayout.Column.allCases where column != .volume {
             demand[column] = column.heading.count
         }
-        var brokerNameWidths: [String: Int] = [:]
+        var symbolWidth = demand[.symbol]!
+        // The first row of each broker names it, as brokers are few: a list beats hashing each id.
+        var brokerNameWidths: [(id: String, width: Int)] = []
         for row in state.rows {
             // Symbols are validated ASCII, so their length is their width.
-            demand[.symbol] = max(demand[.symbol]!, row.key.symbol.utf8.count)
-            if brokerNameWidths[row.branding.id] == nil {
-                brokerNameWidths[row.branding.id] = TerminalText.cells(TerminalText.sanitize(row.branding.name)).count
+            symbolWidth = max(symbolWidth, row.key.symbol.utf8.count)
+            if !brokerNameWidths.contains(where: { $0.id == row.branding.id }) {
+                brokerNameWidths.append((row.branding.id, TerminalText.cells(TerminalText.sanitize(row.branding.name)).count))
             }
         }
-        for width in brokerNameWidths.values {
+        for (_, width) in brokerNameWidths {
             demand[.broker] = max(demand[.broker]!, width + 2)
         }
-        for text in texts {
-            demand[.symbol] = max(demand[.symbol]!, text.symbol.count)
-            for (column, value) in text.values {
-                demand[column] = max(demand[column] ?? column.heading.count, value.count)
+        var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
+        for row in 0..<texts.count {
+            symbolWidth = max(symbolWidth, texts.symbol(row).count)
+            for column in FormattedRows.valueColumns {
+                guard let value = texts.value(column, row), let field = FormattedRows.field(of: column) else { continue }
+                valueWidths[field] = max(valueWidths[field] ?? demand[column] ?? column.heading.count, value.count)
             }
+        }
+        demand[.symbol] = symbolWidth
+        for column in FormattedRows.valueColumns {
+            if let field = FormattedRows.field(of: column), let width = valueWidths[field] { demand[column] = width }
         }
         return demand
     }
@@ -117,72 +192,89 @@ struct WatchlistTable {
         shown.draw(into: &buffer, column: max(1, (buffer.size.columns - shown.width) / 2), row: row)
     }
 
-    private func drawRow(_ index: Int, text: RowText, layout: ColumnLayout, into buffer: inout ScreenBuffer, row: Int) {
+    private func drawRow(
+        _ index: Int, texts: FormattedRows, offset: Int, layout: ColumnLayout, numeric: [ColumnLayout.Placement],
+        into buffer: inout ScreenBuffer, row: Int
+    ) {
         let item = state.rows[index]
         for placement in layout.placements {
             switch placement.column {
             case .symbol:
-                buffer.write(
-                    cells: truncated(text.symbol, placement.width), column: placement.x, row: row, style: Style(bold: true))
+                drawTruncated(texts.symbol(offset), in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
             case .broker:
-                buffer.write(cells: [text.glyph], column: placement.x, row: row, style: palette.brand(item.branding.color))
+                let brand = texts.brand(offset)
+                buffer.write(
+                    scalars: CollectionOfOne(brand.glyph), column: placement.x, row: row,
+                    style: CellCode.bits(palette.brand(item.branding.color)))
                 if layout.brokerLabel == .glyphAndName {
-                    buffer.write(cells: truncated(text.brokerName, placement.width - 2), column: placement.x + 2, row: row)
+                    drawTruncated(brand.name[...], in: placement.x + 2, width: placement.width - 2, style: 0, into: &buffer, row: row)
                 }
             default:
                 continue
             }
         }
 
-        let numeric = layout.placements.filter(\.column.isNumeric)
-        if let error = text.error, let start = numeric.first?.x {
+        if let error = texts.error(offset), let start = numeric.first?.x {
             let transient = isReconnecting(item.branding.id)
             let cells = TerminalText.truncatedCells(error, toWidth: buffer.size.columns - 1 - start)
             buffer.write(cells: cells, column: start, row: row, style: palette.rowError(transient: transient))
         } else {
             for placement in numeric {
-                drawValue(text.values[placement.column], in: placement, item: item, into: &buffer, row: row)
+                drawValue(texts.value(placement.column, offset), in: placement, item: item, into: &buffer, row: row)
             }
         }
 
         if isStale(item) {
-            buffer.restyle(row: row) { $0.dim = true }
+            buffer.add(flags: CellCode.dim, row: row)
             // Dim alone is lost without color support or in a copied screen: the margin says it too.
             buffer.write(cells: [Self.staleMark], column: 0, row: row, style: palette.muted)
         }
         if index == state.selectedIndex {
-            buffer.restyle(row: row) { $0.reverse.toggle() }
+            buffer.toggle(flags: CellCode.reverse, row: row)
         }
     }
 
     private func drawValue(
-        _ value: String?, in placement: ColumnLayout.Placement, item: WatchlistRow, into buffer: inout ScreenBuffer, row: Int
+        _ value: ArraySlice<UInt32>?, in placement: ColumnLayout.Placement, item: WatchlistRow,
+        into buffer: inout ScreenBuffer, row: Int
     ) {
         guard let value else {
-            let missing = Array(QuoteFormatting.missing)
-            buffer.write(cells: missing, column: placement.end - missing.count, row: row, style: palette.muted)
+            let missing = CollectionOfOne(QuoteFormatting.missingScalar)
+            buffer.write(scalars: missing, column: placement.end - missing.count, row: row, style: CellCode.bits(palette.muted))
             return
         }
-        // Never cut a number: a clipped price is a wrong price.
-        let cells = value.count <= placement.width ? Array(value) : Array(repeating: "#", count: placement.width)
-        let x = placement.end - cells.count
+        let style: UInt64
         switch placement.column {
         case .last where isFlashing(item):
+            style = CellCode.bits(palette.flash(direction: item.lastChangeDirection))
             buffer.fill(row: row, from: placement.x, to: placement.end, style: palette.flash(direction: item.lastChangeDirection))
-            buffer.write(cells: cells, column: x, row: row, style: palette.flash(direction: item.lastChangeDirection))
         case .change:
-            buffer.write(cells: cells, column: x, row: row, style: palette.trend(item.quote?.change ?? 0))
+            style = CellCode.bits(palette.trend(item.quote?.change ?? 0))
         case .changePercent:
-            buffer.write(cells: cells, column: x, row: row, style: palette.trend(item.quote?.changePercent ?? 0))
+            style = CellCode.bits(palette.trend(item.quote?.changePercent ?? 0))
         default:
-            buffer.write(cells: cells, column: x, row: row)
+            style = 0
+        }
+        // Never cut a number: a clipped price is a wrong price.
+        if value.count <= placement.width {
+            buffer.write(scalars: value, column: placement.end - value.count, row: row, style: style)
+        } else {
+            let hashes = repeatElement(UInt32(0x23), count: placement.width)  // "#"
+            buffer.write(scalars: hashes, column: placement.end - hashes.count, row: row, style: style)
         }
     }
 
-    private func truncated(_ cells: [Character], _ width: Int) -> [Character] {
-        guard cells.count > width else { return cells }
-        guard width > 0 else { return [] }
-        return Array(cells.prefix(width - 1)) + [TerminalText.ellipsis]
+    /// `cells` in at most `width` cells, ending in "…" when cut.
+    private func drawTruncated(
+        _ cells: ArraySlice<UInt32>, in column: Int, width: Int, style: UInt64, into buffer: inout ScreenBuffer, row: Int
+    ) {
+        guard cells.count > width else {
+            buffer.write(scalars: cells, column: column, row: row, style: style)
+            return
+        }
+        guard width > 0 else { return }
+        let x = buffer.write(scalars: cells.prefix(width - 1), column: column, row: row, style: style)
+        buffer.write(scalars: CollectionOfOne(TerminalText.ellipsis.unicodeScalars.first!.value), column: x, row: row, style: style)
     }
 
     private func isFlashing(_ row: WatchlistRow) -> Bool {
