@@ -14,8 +14,14 @@ struct WatchlistTable {
         let first = min(max(0, state.scrollOffset), state.rows.count)
         let visible = first..<min(state.rows.count, first + max(0, tableRows.count))
         var texts = FormattedRows(capacity: visible.count)
-        for index in visible {
-            texts.append(state.rows[index], now: now)
+        var looks: [RowLook] = []
+        looks.reserveCapacity(visible.count)
+        // Rows are read in place: a copy of each costs a dozen reference counts.
+        state.rows.withUnsafeBufferPointer { rows in
+            for index in visible {
+                texts.append(rows[index], now: now)
+                looks.append(look(of: rows[index], at: index))
+            }
         }
         let layout = ColumnLayout.fit(demand: demand(texts), width: buffer.size.columns)
         drawHeadings(layout, into: &buffer, row: headingRow, visibleRows: tableRows.count)
@@ -25,8 +31,10 @@ struct WatchlistTable {
             return
         }
         let numeric = layout.placements.filter(\.column.isNumeric)
-        for (offset, (screenRow, index)) in zip(tableRows, visible).enumerated() {
-            drawRow(index, texts: texts, offset: offset, layout: layout, numeric: numeric, into: &buffer, row: screenRow)
+        texts.scalars.withUnsafeBufferPointer { scalars in
+            for (offset, screenRow) in zip(looks.indices, tableRows) {
+                drawRow(offset, texts: texts, scalars: scalars, look: looks[offset], layout: layout, numeric: numeric, into: &buffer, row: screenRow)
+            }
         }
     }
 
@@ -37,40 +45,41 @@ struct WatchlistTable {
     /// more than drawing the whole frame.
     private struct FormattedRows {
         static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age]
-        /// Per row: the symbol, then one field per value column.
-        static let fieldsPerRow = 1 + valueColumns.count
+        /// Per row: the symbol, the broker's name, then one field per value column.
+        static let fieldsPerRow = 2 + valueColumns.count
 
         static func field(of column: ColumnLayout.Column) -> Int? {
             switch column {
-            case .symbol, .broker: nil
-            case .last: 1
-            case .change: 2
-            case .changePercent: 3
-            case .bid: 4
-            case .ask: 5
-            case .volume: 6
-            case .age: 7
+            case .symbol: 0
+            case .broker: 1
+            case .last: 2
+            case .change: 3
+            case .changePercent: 4
+            case .bid: 5
+            case .ask: 6
+            case .volume: 7
+            case .age: 8
             }
         }
 
         /// A broker's glyph and name as cells, made once per broker rather than once per row.
-        struct Brand {
+        private struct Brand {
             var branding: ServiceBranding
             var glyph: UInt32
-            var name: [UInt32]
+            var name: Range<Int>
         }
 
         private(set) var scalars: [UInt32] = []
         /// `fieldsPerRow` per row: where each text is in `scalars`; nil for a value the quote lacks.
         private var bounds: [Range<Int>?] = []
-        private(set) var brands: [Brand] = []
-        private var brandOfRow: [Int] = []
+        private var brands: [Brand] = []
+        private var glyphs: [UInt32] = []
         private var errors: [String?] = []
 
         init(capacity: Int) {
             scalars.reserveCapacity(capacity * 48)
             bounds.reserveCapacity(capacity * Self.fieldsPerRow)
-            brandOfRow.reserveCapacity(capacity)
+            glyphs.reserveCapacity(capacity)
             errors.reserveCapacity(capacity)
         }
 
@@ -80,7 +89,9 @@ struct WatchlistTable {
             var start = scalars.count
             TerminalText.appendSanitizedCells(of: row.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
-            brandOfRow.append(brandIndex(row.branding))
+            let brand = brandIndex(row.branding)
+            bounds.append(brands[brand].name)
+            glyphs.append(brands[brand].glyph)
             if let quote = row.quote {
                 let decimals = QuoteFormatting.decimals(forPrice: quote.last)
                 func field(_ format: (inout [UInt32]) -> Void) {
@@ -103,24 +114,43 @@ struct WatchlistTable {
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
             if let index = brands.firstIndex(where: { $0.branding == branding }) { return index }
-            var name: [UInt32] = []
-            TerminalText.appendSanitizedCells(of: branding.name, to: &name)
+            let start = scalars.count
+            TerminalText.appendSanitizedCells(of: branding.name, to: &scalars)
             let glyph = WatchlistTable.glyph(of: branding).unicodeScalars.first?.value ?? 0x2022
-            brands.append(Brand(branding: branding, glyph: glyph, name: name))
+            brands.append(Brand(branding: branding, glyph: glyph, name: start..<scalars.count))
             return brands.count - 1
         }
 
-        func symbol(_ row: Int) -> ArraySlice<UInt32> {
-            scalars[bounds[row * Self.fieldsPerRow]!]
+        /// Where a text of `row` is in `scalars`: a value column, `.symbol` or `.broker` (the name).
+        func range(_ column: ColumnLayout.Column, _ row: Int) -> Range<Int>? {
+            Self.field(of: column).flatMap { bounds[row * Self.fieldsPerRow + $0] }
         }
 
-        func value(_ column: ColumnLayout.Column, _ row: Int) -> ArraySlice<UInt32>? {
-            guard let field = Self.field(of: column), let range = bounds[row * Self.fieldsPerRow + field] else { return nil }
-            return scalars[range]
-        }
-
-        func brand(_ row: Int) -> Brand { brands[brandOfRow[row]] }
+        func glyph(_ row: Int) -> UInt32 { glyphs[row] }
         func error(_ row: Int) -> String? { errors[row] }
+    }
+
+    /// How a row on screen is styled, decided once from its state.
+    private struct RowLook {
+        var brand: UInt64
+        /// The last price's style while it flashes after a move.
+        var flash: Style?
+        var change: UInt64
+        var changePercent: UInt64
+        var error: Style
+        var isStale: Bool
+        var isSelected: Bool
+    }
+
+    private func look(of row: WatchlistRow, at index: Int) -> RowLook {
+        RowLook(
+            brand: CellCode.bits(palette.brand(row.branding.color)),
+            flash: isFlashing(row) ? palette.flash(direction: row.lastChangeDirection) : nil,
+            change: CellCode.bits(palette.trend(row.quote?.change ?? 0)),
+            changePercent: CellCode.bits(palette.trend(row.quote?.changePercent ?? 0)),
+            error: row.error == nil ? .plain : palette.rowError(transient: isReconnecting(row.branding.id)),
+            isStale: isStale(row),
+            isSelected: index == state.selectedIndex)
     }
 
     /// A broker's glyph as exactly one cell, whatever the configuration says.
@@ -138,11 +168,14 @@ struct WatchlistTable {
         var symbolWidth = demand[.symbol]!
         // The first row of each broker names it, as brokers are few: a list beats hashing each id.
         var brokerNameWidths: [(id: String, width: Int)] = []
-        for row in state.rows {
-            // Symbols are validated ASCII, so their length is their width.
-            symbolWidth = max(symbolWidth, row.key.symbol.utf8.count)
-            if !brokerNameWidths.contains(where: { $0.id == row.branding.id }) {
-                brokerNameWidths.append((row.branding.id, TerminalText.cells(TerminalText.sanitize(row.branding.name)).count))
+        state.rows.withUnsafeBufferPointer { rows in
+            for row in rows.indices {
+                // Symbols are validated ASCII, so their length is their width.
+                symbolWidth = max(symbolWidth, rows[row].key.symbol.utf8.count)
+                if !brokerNameWidths.contains(where: { $0.id == rows[row].branding.id }) {
+                    let name = rows[row].branding.name
+                    brokerNameWidths.append((rows[row].branding.id, TerminalText.cells(TerminalText.sanitize(name)).count))
+                }
             }
         }
         for (_, width) in brokerNameWidths {
@@ -150,9 +183,9 @@ struct WatchlistTable {
         }
         var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
         for row in 0..<texts.count {
-            symbolWidth = max(symbolWidth, texts.symbol(row).count)
+            symbolWidth = max(symbolWidth, texts.range(.symbol, row)?.count ?? 0)
             for column in FormattedRows.valueColumns {
-                guard let value = texts.value(column, row), let field = FormattedRows.field(of: column) else { continue }
+                guard let value = texts.range(column, row), let field = FormattedRows.field(of: column) else { continue }
                 valueWidths[field] = max(valueWidths[field] ?? demand[column] ?? column.heading.count, value.count)
             }
         }
@@ -193,21 +226,20 @@ struct WatchlistTable {
     }
 
     private func drawRow(
-        _ index: Int, texts: FormattedRows, offset: Int, layout: ColumnLayout, numeric: [ColumnLayout.Placement],
-        into buffer: inout ScreenBuffer, row: Int
+        _ offset: Int, texts: FormattedRows, scalars: UnsafeBufferPointer<UInt32>, look: RowLook, layout: ColumnLayout,
+        numeric: [ColumnLayout.Placement], into buffer: inout ScreenBuffer, row: Int
     ) {
-        let item = state.rows[index]
+        func text(_ column: ColumnLayout.Column) -> Slice<UnsafeBufferPointer<UInt32>>? {
+            texts.range(column, offset).map { scalars[$0] }
+        }
         for placement in layout.placements {
             switch placement.column {
             case .symbol:
-                drawTruncated(texts.symbol(offset), in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
+                drawTruncated(text(.symbol)!, in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
             case .broker:
-                let brand = texts.brand(offset)
-                buffer.write(
-                    scalars: CollectionOfOne(brand.glyph), column: placement.x, row: row,
-                    style: CellCode.bits(palette.brand(item.branding.color)))
+                buffer.write(scalars: CollectionOfOne(texts.glyph(offset)), column: placement.x, row: row, style: look.brand)
                 if layout.brokerLabel == .glyphAndName {
-                    drawTruncated(brand.name[...], in: placement.x + 2, width: placement.width - 2, style: 0, into: &buffer, row: row)
+                    drawTruncated(text(.broker)!, in: placement.x + 2, width: placement.width - 2, style: 0, into: &buffer, row: row)
                 }
             default:
                 continue
@@ -215,27 +247,26 @@ struct WatchlistTable {
         }
 
         if let error = texts.error(offset), let start = numeric.first?.x {
-            let transient = isReconnecting(item.branding.id)
             let cells = TerminalText.truncatedCells(error, toWidth: buffer.size.columns - 1 - start)
-            buffer.write(cells: cells, column: start, row: row, style: palette.rowError(transient: transient))
+            buffer.write(cells: cells, column: start, row: row, style: look.error)
         } else {
             for placement in numeric {
-                drawValue(texts.value(placement.column, offset), in: placement, item: item, into: &buffer, row: row)
+                drawValue(text(placement.column), in: placement, look: look, into: &buffer, row: row)
             }
         }
 
-        if isStale(item) {
+        if look.isStale {
             buffer.add(flags: CellCode.dim, row: row)
             // Dim alone is lost without color support or in a copied screen: the margin says it too.
             buffer.write(cells: [Self.staleMark], column: 0, row: row, style: palette.muted)
         }
-        if index == state.selectedIndex {
+        if look.isSelected {
             buffer.toggle(flags: CellCode.reverse, row: row)
         }
     }
 
     private func drawValue(
-        _ value: ArraySlice<UInt32>?, in placement: ColumnLayout.Placement, item: WatchlistRow,
+        _ value: Slice<UnsafeBufferPointer<UInt32>>?, in placement: ColumnLayout.Placement, look: RowLook,
         into buffer: inout ScreenBuffer, row: Int
     ) {
         guard let value else {
@@ -245,15 +276,16 @@ struct WatchlistTable {
         }
         let style: UInt64
         switch placement.column {
-        case .last where isFlashing(item):
-            style = CellCode.bits(palette.flash(direction: item.lastChangeDirection))
-            buffer.fill(row: row, from: placement.x, to: placement.end, style: palette.flash(direction: item.lastChangeDirection))
-        case .change:
-            style = CellCode.bits(palette.trend(item.quote?.change ?? 0))
-        case .changePercent:
-            style = CellCode.bits(palette.trend(item.quote?.changePercent ?? 0))
-        default:
-            style = 0
+        case .last:
+            if let flash = look.flash {
+                buffer.fill(row: row, from: placement.x, to: placement.end, style: flash)
+                style = CellCode.bits(flash)
+            } else {
+                style = 0
+            }
+        case .change: style = look.change
+        case .changePercent: style = look.changePercent
+        default: style = 0
         }
         // Never cut a number: a clipped price is a wrong price.
         if value.count <= placement.width {
@@ -266,7 +298,7 @@ struct WatchlistTable {
 
     /// `cells` in at most `width` cells, ending in "…" when cut.
     private func drawTruncated(
-        _ cells: ArraySlice<UInt32>, in column: Int, width: Int, style: UInt64, into buffer: inout ScreenBuffer, row: Int
+        _ cells: Slice<UnsafeBufferPointer<UInt32>>, in column: Int, width: Int, style: UInt64, into buffer: inout ScreenBuffer, row: Int
     ) {
         guard cells.count > width else {
             buffer.write(scalars: cells, column: column, row: row, style: style)
