@@ -26,10 +26,11 @@ struct BrokerFooter {
     func draw(into buffer: inout ScreenBuffer, row: Int) {
         let room = buffer.size.columns - 2
         var candidates: [(brokers: StyledText, hints: StyledText)] = []
+        let hintTexts = (0...Self.hints.count).map(hintText(keeping:))
         for withNames in [true, false] {
             let brokers = brokerText(withNames: withNames)
             for kept in stride(from: Self.hints.count, through: withNames ? 2 : 0, by: -1) {
-                candidates.append((brokers, hintText(keeping: kept)))
+                candidates.append((brokers, hintTexts[kept]))
             }
         }
         let chosen = candidates.first { candidate in

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What to write to turn the frame on the terminal into the next one, so a price tick costs a few
 /// cells instead of a repaint (ratatui's buffer diff, bubbletea's renderer).
 public enum FrameDiff {
@@ -10,59 +12,81 @@ public enum FrameDiff {
     public static func runs(from old: ScreenBuffer?, to new: ScreenBuffer) -> [CellRun] {
         let columns = new.size.columns
         guard columns > 0, new.size.rows > 0 else { return [] }
-        guard let old, old.size == new.size else {
-            return (0..<new.size.rows).flatMap { row in
-                runs(row: row, in: new, changed: Array(repeating: true, count: columns))
-            }
-        }
-        if old.cells == new.cells { return [] }
         var result: [CellRun] = []
-        for row in 0..<new.size.rows {
-            let start = row * columns
-            var changed = Array(repeating: false, count: columns)
-            var any = false
-            for x in 0..<columns where old.cells[start + x] != new.cells[start + x] {
-                changed[x] = true
-                any = true
+        var changed = [Bool](repeating: true, count: columns)
+        var text: [UInt8] = []
+        guard let old, old.size == new.size else {
+            for row in 0..<new.size.rows {
+                appendRuns(row: row, in: new, changed: changed, text: &text, to: &result)
             }
-            if any { result += runs(row: row, in: new, changed: changed) }
+            return result
+        }
+        // Most rows of a frame are unchanged: compare them as memory first, cells only where they differ.
+        let exact = old.codesAreCells && new.codesAreCells
+        let rowBytes = columns * MemoryLayout<UInt64>.stride
+        old.codes.withUnsafeBufferPointer { oldCodes in
+            new.codes.withUnsafeBufferPointer { newCodes in
+                for row in 0..<new.size.rows {
+                    let start = row * columns
+                    if exact, memcmp(oldCodes.baseAddress! + start, newCodes.baseAddress! + start, rowBytes) == 0 { continue }
+                    var any = false
+                    for x in 0..<columns {
+                        let differs = exact ? oldCodes[start + x] != newCodes[start + x] : !new.sameCell(at: start + x, as: old)
+                        changed[x] = differs
+                        any = any || differs
+                    }
+                    if any { appendRuns(row: row, in: new, changed: changed, text: &text, to: &result) }
+                }
+            }
         }
         return result
     }
 
-    private static func runs(row: Int, in frame: ScreenBuffer, changed: [Bool]) -> [CellRun] {
+    private static func appendRuns(row: Int, in frame: ScreenBuffer, changed: [Bool], text: inout [UInt8], to result: inout [CellRun]) {
         let columns = frame.size.columns
-        let rowCells = frame.cells[(row * columns)..<((row + 1) * columns)]
-        func cell(_ x: Int) -> Cell { rowCells[rowCells.startIndex + x] }
+        let rowStart = row * columns
+        let codes = frame.codes
+        func style(_ x: Int) -> UInt64 { CellCode.styleBits(of: codes[rowStart + x]) }
+        func appendCharacter(_ x: Int) {
+            let code = codes[rowStart + x]
+            let value = CellCode.character(of: code)
+            if value < 0x80 {
+                text.append(UInt8(truncatingIfNeeded: value))
+            } else if value < CellCode.graphemeBase, let scalar = Unicode.Scalar(value) {
+                text.append(contentsOf: UTF8.encode(scalar)!)
+            } else {
+                text.append(contentsOf: frame.character(of: code).utf8)
+            }
+        }
 
-        var result: [CellRun] = []
         var x = 0
         while x < columns {
             guard changed[x] else {
                 x += 1
                 continue
             }
-            let style = cell(x).style
-            var characters = [cell(x).character]
+            let runStyle = style(x)
+            text.removeAll(keepingCapacity: true)
+            appendCharacter(x)
             var end = x + 1
             while end < columns {
-                if changed[end], cell(end).style == style {
-                    characters.append(cell(end).character)
+                if changed[end], style(end) == runStyle {
+                    appendCharacter(end)
                     end += 1
                     continue
                 }
                 // Bridge a short stretch of unchanged same-style cells when a change of that style follows.
                 var gapEnd = end
-                while gapEnd < columns, gapEnd - end < bridgeableGap, !changed[gapEnd], cell(gapEnd).style == style {
+                while gapEnd < columns, gapEnd - end < bridgeableGap, !changed[gapEnd], style(gapEnd) == runStyle {
                     gapEnd += 1
                 }
-                guard gapEnd > end, gapEnd < columns, changed[gapEnd], cell(gapEnd).style == style else { break }
-                characters += (end..<gapEnd).map { cell($0).character }
+                guard gapEnd > end, gapEnd < columns, changed[gapEnd], style(gapEnd) == runStyle else { break }
+                for gap in end..<gapEnd { appendCharacter(gap) }
                 end = gapEnd
             }
-            result.append(CellRun(row: row, column: x, text: String(characters), style: style))
+            let string = String(decoding: text, as: UTF8.self)
+            result.append(CellRun(row: row, column: x, text: string, style: CellCode.style(of: runStyle)))
             x = end
         }
-        return result
     }
 }

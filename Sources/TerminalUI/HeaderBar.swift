@@ -21,7 +21,9 @@ struct HeaderBar {
             left.append(" ")
             left.append(" \(TerminalText.sanitize(warning)) ", style: palette.securityBadge)
         }
-        let symbols = Set(state.rows.map(\.key.symbol)).count
+        var distinct = Set<String>(minimumCapacity: state.rows.count)
+        for row in state.rows { distinct.insert(row.key.symbol) }
+        let symbols = distinct.count
         let count = StyledText(symbols == 1 ? "1 symbol" : "\(symbols) symbols", style: palette.headerDetail)
         var sort = StyledText("sort: ", style: palette.headerDetail)
         sort.append(state.sort.label, style: .plain)
@@ -42,15 +44,15 @@ struct HeaderBar {
         }
     }
 
-    /// HH:mm:ss on the Gregorian calendar in `timeZone`, whatever the user's locale.
+    /// HH:mm:ss in `timeZone`, whatever the user's locale. The time of day is the zone's offset plus
+    /// seconds since the epoch (which has no leap seconds), so no calendar is needed: building one
+    /// cost more than drawing the rest of a frame.
     static func clock(_ date: Date, timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : "\(value)"
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let ofDay = (local % 86_400 + 86_400) % 86_400
+        func two(_ value: Int) -> String {
+            value < 10 ? "0\(value)" : "\(value)"
         }
-        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        return "\(two(ofDay / 3600)):\(two(ofDay / 60 % 60)):\(two(ofDay % 60))"
     }
 }

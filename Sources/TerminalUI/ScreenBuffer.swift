@@ -1,7 +1,14 @@
 /// A frame: a grid of cells that views draw into and the renderer diffs.
+///
+/// Cells are stored packed (see `CellCode`); `Cell` is how they look from outside. Two cells are the
+/// same when their styles are and their characters have the same scalars (not merely canonically
+/// equivalent ones: the terminal receives scalars).
 public struct ScreenBuffer: Sendable, Hashable {
     public let size: ScreenSize
-    public private(set) var cells: [Cell]
+    /// Row-major, `size.columns` per row.
+    private(set) var codes: [UInt64]
+    /// Characters of several scalars, which do not fit a code; almost always empty.
+    private var graphemes: [Character] = []
     /// Where the terminal cursor should be shown (the add prompt), or nil to hide it.
     public var cursor: (column: Int, row: Int)? {
         get { cursorPosition.map { ($0.column, $0.row) } }
@@ -16,15 +23,53 @@ public struct ScreenBuffer: Sendable, Hashable {
 
     public init(size: ScreenSize, fill: Cell = .blank) {
         self.size = size
-        self.cells = Array(repeating: fill, count: max(0, size.columns) * max(0, size.rows))
+        let count = max(0, size.columns) * max(0, size.rows)
+        codes = []
+        let code = encode(fill)
+        codes = Array(repeating: code, count: count)
+    }
+
+    /// Every cell, row-major. Decodes the whole frame: for inspection, not for drawing.
+    public var cells: [Cell] {
+        codes.indices.map(cell(at:))
     }
 
     public subscript(column: Int, row: Int) -> Cell {
-        get { cells[row * size.columns + column] }
+        get { cell(at: row * size.columns + column) }
         set {
             guard column >= 0, column < size.columns, row >= 0, row < size.rows else { return }
-            cells[row * size.columns + column] = newValue
+            codes[row * size.columns + column] = encode(newValue)
         }
+    }
+
+    func cell(at index: Int) -> Cell {
+        let code = codes[index]
+        return Cell(character(of: code), style: CellCode.style(of: code))
+    }
+
+    func character(of code: UInt64) -> Character {
+        let value = CellCode.character(of: code)
+        if value >= CellCode.graphemeBase { return graphemes[Int(value - CellCode.graphemeBase)] }
+        return Unicode.Scalar(value).map(Character.init) ?? TerminalText.placeholder
+    }
+
+    /// True when every cell is one scalar, so codes compare exactly as cells do.
+    var codesAreCells: Bool { graphemes.isEmpty }
+
+    private mutating func encode(_ cell: Cell) -> UInt64 {
+        UInt64(characterCode(cell.character)) | CellCode.bits(cell.style)
+    }
+
+    private mutating func characterCode(_ character: Character) -> UInt32 {
+        let scalars = character.unicodeScalars
+        if let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+            return first.value
+        }
+        let index = graphemes.firstIndex { $0.unicodeScalars.elementsEqual(scalars) } ?? {
+            graphemes.append(character)
+            return graphemes.count - 1
+        }()
+        return CellCode.graphemeBase + UInt32(index)
     }
 
     /// Writes `text` from (column, row), clipped to `maxWidth` and the screen; returns the column after it.
@@ -33,7 +78,15 @@ public struct ScreenBuffer: Sendable, Hashable {
     /// or shift a column.
     @discardableResult
     public mutating func write(_ text: String, column: Int, row: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
-        write(cells: TerminalText.cells(text), column: column, row: row, style: style, maxWidth: maxWidth)
+        var text = text
+        let printable = text.withUTF8 { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? Array(bytes) : nil
+        }
+        // Printable ASCII is its own cells; anything else goes through the full treatment.
+        if let printable {
+            return write(scalars: printable, column: column, row: row, style: CellCode.bits(style), maxWidth: maxWidth)
+        }
+        return write(cells: TerminalText.cells(text), column: column, row: row, style: style, maxWidth: maxWidth)
     }
 
     /// Writes characters already made one cell each by `TerminalText.cells`.
@@ -41,47 +94,120 @@ public struct ScreenBuffer: Sendable, Hashable {
     mutating func write(cells text: [Character], column: Int, row: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
         guard row >= 0, row < size.rows else { return column }
         let limit = min(size.columns, column + max(0, maxWidth ?? size.columns))
+        let bits = CellCode.bits(style)
         var x = column
         for character in text {
             if x >= limit { break }
             if x >= 0 {
-                cells[row * size.columns + x] = Cell(character, style: style)
+                codes[row * size.columns + x] = UInt64(characterCode(character)) | bits
             }
             x += 1
         }
         return x
     }
 
+    /// Writes one cell per scalar value (which must already be one cell wide, as
+    /// `TerminalText.cells` makes them), in the style `bits` (`CellCode.bits`). The drawing path of
+    /// the table, which formats its numbers straight into scalars.
+    @discardableResult
+    mutating func write<Scalars: Collection>(
+        scalars text: Scalars, column: Int, row: Int, style bits: UInt64, maxWidth: Int? = nil
+    ) -> Int where Scalars.Element: FixedWidthInteger {
+        guard row >= 0, row < size.rows else { return column }
+        let limit = min(size.columns, column + max(0, maxWidth ?? size.columns))
+        let after = column >= limit ? column : min(limit, column + text.count)
+        guard max(column, 0) < after else { return after }
+        let rowStart = row * size.columns
+        codes.withUnsafeMutableBufferPointer { codes in
+            var x = column
+            for scalar in text {
+                if x >= after { break }
+                if x >= 0 { codes[rowStart + x] = UInt64(truncatingIfNeeded: scalar) | bits }
+                x += 1
+            }
+        }
+        return after
+    }
+
     /// Changes the style of the cells in one row range, keeping their characters.
     mutating func restyle(row: Int, from column: Int = 0, to end: Int? = nil, _ change: (inout Style) -> Void) {
-        guard row >= 0, row < size.rows else { return }
-        let start = max(0, column)
-        let stop = min(size.columns, end ?? size.columns)
-        guard start < stop else { return }
-        for x in start..<stop {
-            change(&cells[row * size.columns + x].style)
+        guard let range = cellRange(row: row, from: column, to: end) else { return }
+        for index in range {
+            var style = CellCode.style(of: codes[index])
+            change(&style)
+            codes[index] = codes[index] & CellCode.characterMask | CellCode.bits(style)
+        }
+    }
+
+    /// Sets style flags (`CellCode.dim`, …) on the cells of one row range.
+    mutating func add(flags: UInt64, row: Int, from column: Int = 0, to end: Int? = nil) {
+        guard let range = cellRange(row: row, from: column, to: end) else { return }
+        codes.withUnsafeMutableBufferPointer { codes in
+            for index in range { codes[index] |= flags }
+        }
+    }
+
+    /// Flips style flags (`CellCode.reverse`, …) on the cells of one row range.
+    mutating func toggle(flags: UInt64, row: Int, from column: Int = 0, to end: Int? = nil) {
+        guard let range = cellRange(row: row, from: column, to: end) else { return }
+        codes.withUnsafeMutableBufferPointer { codes in
+            for index in range { codes[index] ^= flags }
         }
     }
 
     /// Fills a row range of one line with `style` (for selection bars and headers).
     public mutating func fill(row: Int, from column: Int = 0, to end: Int? = nil, style: Style) {
-        restyle(row: row, from: column, to: end) { $0 = style }
+        guard let range = cellRange(row: row, from: column, to: end) else { return }
+        let bits = CellCode.bits(style)
+        codes.withUnsafeMutableBufferPointer { codes in
+            for index in range { codes[index] = codes[index] & CellCode.characterMask | bits }
+        }
+    }
+
+    private func cellRange(row: Int, from column: Int, to end: Int?) -> Range<Int>? {
+        guard row >= 0, row < size.rows else { return nil }
+        let start = max(0, column)
+        let stop = min(size.columns, end ?? size.columns)
+        guard start < stop else { return nil }
+        return (row * size.columns + start)..<(row * size.columns + stop)
     }
 
     /// The frame as plain text lines, trailing spaces kept: what snapshot tests compare.
     public var lines: [String] {
         (0..<max(0, size.rows)).map { row in
-            String(cells[(row * size.columns)..<((row + 1) * size.columns)].map(\.character))
+            var line = ""
+            for index in (row * size.columns)..<((row + 1) * size.columns) {
+                line.append(character(of: codes[index]))
+            }
+            return line
         }
     }
 
+    /// Whether the cell at `index` here shows what the cell at the same index in `other` shows.
+    func sameCell(at index: Int, as other: ScreenBuffer) -> Bool {
+        let code = codes[index]
+        let otherCode = other.codes[index]
+        guard CellCode.isGrapheme(code) || CellCode.isGrapheme(otherCode) else { return code == otherCode }
+        return CellCode.styleBits(of: code) == CellCode.styleBits(of: otherCode)
+            && character(of: code).unicodeScalars.elementsEqual(other.character(of: otherCode).unicodeScalars)
+    }
+
     public static func == (lhs: ScreenBuffer, rhs: ScreenBuffer) -> Bool {
-        lhs.size == rhs.size && lhs.cells == rhs.cells && lhs.cursorPosition == rhs.cursorPosition
+        guard lhs.size == rhs.size, lhs.cursorPosition == rhs.cursorPosition else { return false }
+        if lhs.codesAreCells, rhs.codesAreCells { return lhs.codes == rhs.codes }
+        return lhs.codes.indices.allSatisfy { lhs.sameCell(at: $0, as: rhs) }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(size)
-        hasher.combine(cells)
         hasher.combine(cursorPosition)
+        for code in codes {
+            if CellCode.isGrapheme(code) {
+                hasher.combine(CellCode.styleBits(of: code) | UInt64(CellCode.graphemeBase))
+                for scalar in character(of: code).unicodeScalars { hasher.combine(scalar.value) }
+            } else {
+                hasher.combine(code)
+            }
+        }
     }
 }

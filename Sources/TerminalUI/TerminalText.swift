@@ -11,6 +11,7 @@ public enum TerminalText {
     /// embedding, override and isolate controls. Tabs and line breaks become one space each (CR LF is
     /// one line break).
     public static func sanitize(_ s: String) -> String {
+        if isPrintableASCII(s) { return s }
         var scanner = EscapeSequenceScanner(Array(s.unicodeScalars))
         var output = String.UnicodeScalarView()
         while let scalar = scanner.next() {
@@ -24,6 +25,7 @@ public enum TerminalText {
     /// that is not exactly one cell wide (East Asian wide, emoji, controls) becomes `placeholder`,
     /// so a column never shifts whatever a broker sends.
     public static func cells(_ s: String) -> [Character] {
+        if isPrintableASCII(s) { return s.utf8.map { Character(Unicode.Scalar($0)) } }
         var result: [Character] = []
         result.reserveCapacity(s.utf8.count)
         for character in s {
@@ -32,6 +34,28 @@ public enum TerminalText {
             }
         }
         return result
+    }
+
+    /// Nothing to remove or replace, and one cell per byte: what most text on screen is.
+    static func isPrintableASCII(_ s: String) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+            ?? s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// The cells of text from outside, sanitized, as scalar values appended to `out`; returns how many.
+    /// Printable ASCII (symbols, most names) is already safe and one cell per byte, so it skips the
+    /// Unicode work.
+    @discardableResult
+    static func appendSanitizedCells(of s: String, to out: inout [UInt32]) -> Int {
+        let start = out.count
+        if isPrintableASCII(s) {
+            out.append(contentsOf: s.utf8.lazy.map(UInt32.init))
+        } else {
+            for character in cells(sanitize(s)) {
+                out.append(character.unicodeScalars.first?.value ?? placeholder.unicodeScalars.first!.value)
+            }
+        }
+        return out.count - start
     }
 
     /// One character as one cell, or nil when it takes no room.

@@ -8,21 +8,21 @@ struct WatchlistTable {
     let now: Date
     let palette: Palette
 
-    /// One row's texts, formatted once and used both to size the columns and to draw them.
-    private struct RowText {
-        var symbol: [Character]
-        var glyph: Character
-        var brokerName: [Character]
-        var values: [ColumnLayout.Column: String]
-        var error: String?
-    }
-
     func draw(into buffer: inout ScreenBuffer, headingRow: Int, rows tableRows: Range<Int>) {
         // Only the rows on screen are formatted, so a 1,000-row watchlist costs what a screenful costs.
         // Symbol and broker widths still come from every row (cheap), so scrolling never shifts them.
         let first = min(max(0, state.scrollOffset), state.rows.count)
         let visible = first..<min(state.rows.count, first + max(0, tableRows.count))
-        let texts = state.rows[visible].map(rowText)
+        var texts = FormattedRows(capacity: visible.count)
+        var looks: [RowLook] = []
+        looks.reserveCapacity(visible.count)
+        // Rows are read in place: a copy of each costs a dozen reference counts.
+        state.rows.withUnsafeBufferPointer { rows in
+            for index in visible {
+                texts.append(rows[index], now: now)
+                looks.append(look(of: rows[index], at: index))
+            }
+        }
         let layout = ColumnLayout.fit(demand: demand(texts), width: buffer.size.columns)
         drawHeadings(layout, into: &buffer, row: headingRow, visibleRows: tableRows.count)
 
@@ -30,30 +30,127 @@ struct WatchlistTable {
             drawEmptyState(into: &buffer, rows: tableRows)
             return
         }
-        for (screenRow, (index, text)) in zip(tableRows, zip(visible, texts)) {
-            drawRow(index, text: text, layout: layout, into: &buffer, row: screenRow)
+        let numeric = layout.placements.filter(\.column.isNumeric)
+        texts.scalars.withUnsafeBufferPointer { scalars in
+            for (offset, screenRow) in zip(looks.indices, tableRows) {
+                drawRow(offset, texts: texts, scalars: scalars, look: looks[offset], layout: layout, numeric: numeric, into: &buffer, row: screenRow)
+            }
         }
     }
 
     // MARK: Content
 
-    private func rowText(_ row: WatchlistRow) -> RowText {
-        let symbol = TerminalText.cells(TerminalText.sanitize(row.key.symbol))
-        let glyph = Self.glyph(of: row.branding)
-        let name = TerminalText.cells(TerminalText.sanitize(row.branding.name))
-        var values: [ColumnLayout.Column: String] = [:]
-        if let quote = row.quote {
-            let decimals = QuoteFormatting.decimals(forPrice: quote.last)
-            values[.last] = QuoteFormatting.price(quote.last)
-            values[.change] = quote.change.map { QuoteFormatting.change($0, decimals: decimals) }
-            values[.changePercent] = quote.changePercent.map(QuoteFormatting.percent)
-            values[.bid] = quote.bid.map(QuoteFormatting.price)
-            values[.ask] = quote.ask.map(QuoteFormatting.price)
-            values[.volume] = quote.volume.map(QuoteFormatting.volume)
-            values[.age] = QuoteFormatting.age(since: quote.timestamp, now: now)
+    /// The texts of the rows on screen, formatted once (to size the columns, then to draw them) into
+    /// one array of scalar values: a 1,000-row frame shows 7,000 numbers, and a String each cost
+    /// more than drawing the whole frame.
+    private struct FormattedRows {
+        static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age]
+        /// Per row: the symbol, the broker's name, then one field per value column.
+        static let fieldsPerRow = 2 + valueColumns.count
+
+        static func field(of column: ColumnLayout.Column) -> Int? {
+            switch column {
+            case .symbol: 0
+            case .broker: 1
+            case .last: 2
+            case .change: 3
+            case .changePercent: 4
+            case .bid: 5
+            case .ask: 6
+            case .volume: 7
+            case .age: 8
+            }
         }
-        let error = row.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 }
-        return RowText(symbol: symbol, glyph: glyph, brokerName: name, values: values, error: error)
+
+        /// A broker's glyph and name as cells, made once per broker rather than once per row.
+        private struct Brand {
+            var branding: ServiceBranding
+            var glyph: UInt32
+            var name: Range<Int>
+        }
+
+        private(set) var scalars: [UInt32] = []
+        /// `fieldsPerRow` per row: where each text is in `scalars`; nil for a value the quote lacks.
+        private var bounds: [Range<Int>?] = []
+        private var brands: [Brand] = []
+        private var glyphs: [UInt32] = []
+        private var errors: [String?] = []
+
+        init(capacity: Int) {
+            scalars.reserveCapacity(capacity * 48)
+            bounds.reserveCapacity(capacity * Self.fieldsPerRow)
+            glyphs.reserveCapacity(capacity)
+            errors.reserveCapacity(capacity)
+        }
+
+        var count: Int { errors.count }
+
+        mutating func append(_ row: WatchlistRow, now: Date) {
+            var start = scalars.count
+            TerminalText.appendSanitizedCells(of: row.key.symbol, to: &scalars)
+            bounds.append(start..<scalars.count)
+            let brand = brandIndex(row.branding)
+            bounds.append(brands[brand].name)
+            glyphs.append(brands[brand].glyph)
+            if let quote = row.quote {
+                let decimals = QuoteFormatting.decimals(forPrice: quote.last)
+                func field(_ format: (inout [UInt32]) -> Void) {
+                    start = scalars.count
+                    format(&scalars)
+                    bounds.append(start..<scalars.count)
+                }
+                field { QuoteFormatting.appendPrice(quote.last, to: &$0) }
+                if let change = quote.change { field { QuoteFormatting.appendChange(change, decimals: decimals, to: &$0) } } else { bounds.append(nil) }
+                if let percent = quote.changePercent { field { QuoteFormatting.appendPercent(percent, to: &$0) } } else { bounds.append(nil) }
+                if let bid = quote.bid { field { QuoteFormatting.appendPrice(bid, to: &$0) } } else { bounds.append(nil) }
+                if let ask = quote.ask { field { QuoteFormatting.appendPrice(ask, to: &$0) } } else { bounds.append(nil) }
+                if let volume = quote.volume { field { QuoteFormatting.appendVolume(volume, to: &$0) } } else { bounds.append(nil) }
+                field { QuoteFormatting.appendAge(since: quote.timestamp, now: now, to: &$0) }
+            } else {
+                bounds.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
+            }
+            errors.append(row.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
+        }
+
+        private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
+            if let index = brands.firstIndex(where: { $0.branding == branding }) { return index }
+            let start = scalars.count
+            TerminalText.appendSanitizedCells(of: branding.name, to: &scalars)
+            let glyph = WatchlistTable.glyph(of: branding).unicodeScalars.first?.value ?? 0x2022
+            brands.append(Brand(branding: branding, glyph: glyph, name: start..<scalars.count))
+            return brands.count - 1
+        }
+
+        /// Where a text of `row` is in `scalars`: a value column, `.symbol` or `.broker` (the name).
+        func range(_ column: ColumnLayout.Column, _ row: Int) -> Range<Int>? {
+            Self.field(of: column).flatMap { bounds[row * Self.fieldsPerRow + $0] }
+        }
+
+        func glyph(_ row: Int) -> UInt32 { glyphs[row] }
+        func error(_ row: Int) -> String? { errors[row] }
+    }
+
+    /// How a row on screen is styled, decided once from its state.
+    private struct RowLook {
+        var brand: UInt64
+        /// The last price's style while it flashes after a move.
+        var flash: Style?
+        var change: UInt64
+        var changePercent: UInt64
+        var error: Style
+        var isStale: Bool
+        var isSelected: Bool
+    }
+
+    private func look(of row: WatchlistRow, at index: Int) -> RowLook {
+        RowLook(
+            brand: CellCode.bits(palette.brand(row.branding.color)),
+            flash: isFlashing(row) ? palette.flash(direction: row.lastChangeDirection) : nil,
+            change: CellCode.bits(palette.trend(row.quote?.change ?? 0)),
+            changePercent: CellCode.bits(palette.trend(row.quote?.changePercent ?? 0)),
+            error: row.error == nil ? .plain : palette.rowError(transient: isReconnecting(row.branding.id)),
+            isStale: isStale(row),
+            isSelected: index == state.selectedIndex)
     }
 
     /// A broker's glyph as exactly one cell, whatever the configuration says.
@@ -63,27 +160,38 @@ struct WatchlistTable {
             ?? "•"
     }
 
-    private func demand(_ texts: [RowText]) -> [ColumnLayout.Column: Int] {
+    private func demand(_ texts: FormattedRows) -> [ColumnLayout.Column: Int] {
         var demand: [ColumnLayout.Column: Int] = [:]
         for column in ColumnLayout.Column.allCases where column != .volume {
             demand[column] = column.heading.count
         }
-        var brokerNameWidths: [String: Int] = [:]
-        for row in state.rows {
-            // Symbols are validated ASCII, so their length is their width.
-            demand[.symbol] = max(demand[.symbol]!, row.key.symbol.utf8.count)
-            if brokerNameWidths[row.branding.id] == nil {
-                brokerNameWidths[row.branding.id] = TerminalText.cells(TerminalText.sanitize(row.branding.name)).count
+        var symbolWidth = demand[.symbol]!
+        // The first row of each broker names it, as brokers are few: a list beats hashing each id.
+        var brokerNameWidths: [(id: String, width: Int)] = []
+        state.rows.withUnsafeBufferPointer { rows in
+            for row in rows.indices {
+                // Symbols are validated ASCII, so their length is their width.
+                symbolWidth = max(symbolWidth, rows[row].key.symbol.utf8.count)
+                if !brokerNameWidths.contains(where: { $0.id == rows[row].branding.id }) {
+                    let name = rows[row].branding.name
+                    brokerNameWidths.append((rows[row].branding.id, TerminalText.cells(TerminalText.sanitize(name)).count))
+                }
             }
         }
-        for width in brokerNameWidths.values {
+        for (_, width) in brokerNameWidths {
             demand[.broker] = max(demand[.broker]!, width + 2)
         }
-        for text in texts {
-            demand[.symbol] = max(demand[.symbol]!, text.symbol.count)
-            for (column, value) in text.values {
-                demand[column] = max(demand[column] ?? column.heading.count, value.count)
+        var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
+        for row in 0..<texts.count {
+            symbolWidth = max(symbolWidth, texts.range(.symbol, row)?.count ?? 0)
+            for column in FormattedRows.valueColumns {
+                guard let value = texts.range(column, row), let field = FormattedRows.field(of: column) else { continue }
+                valueWidths[field] = max(valueWidths[field] ?? demand[column] ?? column.heading.count, value.count)
             }
+        }
+        demand[.symbol] = symbolWidth
+        for column in FormattedRows.valueColumns {
+            if let field = FormattedRows.field(of: column), let width = valueWidths[field] { demand[column] = width }
         }
         return demand
     }
@@ -117,72 +225,88 @@ struct WatchlistTable {
         shown.draw(into: &buffer, column: max(1, (buffer.size.columns - shown.width) / 2), row: row)
     }
 
-    private func drawRow(_ index: Int, text: RowText, layout: ColumnLayout, into buffer: inout ScreenBuffer, row: Int) {
-        let item = state.rows[index]
+    private func drawRow(
+        _ offset: Int, texts: FormattedRows, scalars: UnsafeBufferPointer<UInt32>, look: RowLook, layout: ColumnLayout,
+        numeric: [ColumnLayout.Placement], into buffer: inout ScreenBuffer, row: Int
+    ) {
+        func text(_ column: ColumnLayout.Column) -> Slice<UnsafeBufferPointer<UInt32>>? {
+            texts.range(column, offset).map { scalars[$0] }
+        }
         for placement in layout.placements {
             switch placement.column {
             case .symbol:
-                buffer.write(
-                    cells: truncated(text.symbol, placement.width), column: placement.x, row: row, style: Style(bold: true))
+                drawTruncated(text(.symbol)!, in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
             case .broker:
-                buffer.write(cells: [text.glyph], column: placement.x, row: row, style: palette.brand(item.branding.color))
+                buffer.write(scalars: CollectionOfOne(texts.glyph(offset)), column: placement.x, row: row, style: look.brand)
                 if layout.brokerLabel == .glyphAndName {
-                    buffer.write(cells: truncated(text.brokerName, placement.width - 2), column: placement.x + 2, row: row)
+                    drawTruncated(text(.broker)!, in: placement.x + 2, width: placement.width - 2, style: 0, into: &buffer, row: row)
                 }
             default:
                 continue
             }
         }
 
-        let numeric = layout.placements.filter(\.column.isNumeric)
-        if let error = text.error, let start = numeric.first?.x {
-            let transient = isReconnecting(item.branding.id)
+        if let error = texts.error(offset), let start = numeric.first?.x {
             let cells = TerminalText.truncatedCells(error, toWidth: buffer.size.columns - 1 - start)
-            buffer.write(cells: cells, column: start, row: row, style: palette.rowError(transient: transient))
+            buffer.write(cells: cells, column: start, row: row, style: look.error)
         } else {
             for placement in numeric {
-                drawValue(text.values[placement.column], in: placement, item: item, into: &buffer, row: row)
+                drawValue(text(placement.column), in: placement, look: look, into: &buffer, row: row)
             }
         }
 
-        if isStale(item) {
-            buffer.restyle(row: row) { $0.dim = true }
+        if look.isStale {
+            buffer.add(flags: CellCode.dim, row: row)
             // Dim alone is lost without color support or in a copied screen: the margin says it too.
             buffer.write(cells: [Self.staleMark], column: 0, row: row, style: palette.muted)
         }
-        if index == state.selectedIndex {
-            buffer.restyle(row: row) { $0.reverse.toggle() }
+        if look.isSelected {
+            buffer.toggle(flags: CellCode.reverse, row: row)
         }
     }
 
     private func drawValue(
-        _ value: String?, in placement: ColumnLayout.Placement, item: WatchlistRow, into buffer: inout ScreenBuffer, row: Int
+        _ value: Slice<UnsafeBufferPointer<UInt32>>?, in placement: ColumnLayout.Placement, look: RowLook,
+        into buffer: inout ScreenBuffer, row: Int
     ) {
         guard let value else {
-            let missing = Array(QuoteFormatting.missing)
-            buffer.write(cells: missing, column: placement.end - missing.count, row: row, style: palette.muted)
+            let missing = CollectionOfOne(QuoteFormatting.missingScalar)
+            buffer.write(scalars: missing, column: placement.end - missing.count, row: row, style: CellCode.bits(palette.muted))
             return
         }
-        // Never cut a number: a clipped price is a wrong price.
-        let cells = value.count <= placement.width ? Array(value) : Array(repeating: "#", count: placement.width)
-        let x = placement.end - cells.count
+        let style: UInt64
         switch placement.column {
-        case .last where isFlashing(item):
-            buffer.fill(row: row, from: placement.x, to: placement.end, style: palette.flash(direction: item.lastChangeDirection))
-            buffer.write(cells: cells, column: x, row: row, style: palette.flash(direction: item.lastChangeDirection))
-        case .change:
-            buffer.write(cells: cells, column: x, row: row, style: palette.trend(item.quote?.change ?? 0))
-        case .changePercent:
-            buffer.write(cells: cells, column: x, row: row, style: palette.trend(item.quote?.changePercent ?? 0))
-        default:
-            buffer.write(cells: cells, column: x, row: row)
+        case .last:
+            if let flash = look.flash {
+                buffer.fill(row: row, from: placement.x, to: placement.end, style: flash)
+                style = CellCode.bits(flash)
+            } else {
+                style = 0
+            }
+        case .change: style = look.change
+        case .changePercent: style = look.changePercent
+        default: style = 0
+        }
+        // Never cut a number: a clipped price is a wrong price.
+        if value.count <= placement.width {
+            buffer.write(scalars: value, column: placement.end - value.count, row: row, style: style)
+        } else {
+            let hashes = repeatElement(UInt32(0x23), count: placement.width)  // "#"
+            buffer.write(scalars: hashes, column: placement.end - hashes.count, row: row, style: style)
         }
     }
 
-    private func truncated(_ cells: [Character], _ width: Int) -> [Character] {
-        guard cells.count > width else { return cells }
-        guard width > 0 else { return [] }
-        return Array(cells.prefix(width - 1)) + [TerminalText.ellipsis]
+    /// `cells` in at most `width` cells, ending in "…" when cut.
+    private func drawTruncated(
+        _ cells: Slice<UnsafeBufferPointer<UInt32>>, in column: Int, width: Int, style: UInt64, into buffer: inout ScreenBuffer, row: Int
+    ) {
+        guard cells.count > width else {
+            buffer.write(scalars: cells, column: column, row: row, style: style)
+            return
+        }
+        guard width > 0 else { return }
+        let x = buffer.write(scalars: cells.prefix(width - 1), column: column, row: row, style: style)
+        buffer.write(scalars: CollectionOfOne(TerminalText.ellipsis.unicodeScalars.first!.value), column: x, row: row, style: style)
     }
 
     private func isFlashing(_ row: WatchlistRow) -> Bool {
