@@ -190,7 +190,6 @@ import Testing
             if !found.isEmpty { mismatches.append("\(text)\n  \(found.joined(separator: "\n  "))") }
             return try Self.scanner(body).get().quoteList.count
         }
-        print("MUTSTATS old \(oldAccepted) fast \(fastAccepted) threw \(outcome.threw)")
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, first: \(mismatches.prefix(3).joined(separator: "\n"))")
         #expect(outcome.decoded + outcome.threw == 8_000)
         // The run exercises both outcomes, and the scanner itself reads most of what JSONDecoder accepts.
