@@ -28,10 +28,11 @@ public enum TradierQuotesDecoder {
     static func fastEnvelope(_ response: HTTPResponse) -> TradierQuotesEnvelope? {
         // Tradier's error shapes, inside a 200 too, are reported by the old path (reference §1.4).
         guard !TradierResponseDecoding.mayBeErrorBody(response.body) else { return nil }
+        let keys = Self.keys
         return response.body.withUnsafeBytes { raw in
             var cursor = TradierQuotesCursor(raw.bindMemory(to: UInt8.self))
             do {
-                let envelope = try envelope(&cursor, Keys())
+                let envelope = try envelope(&cursor, keys)
                 guard cursor.isAtEnd else { return nil }
                 return envelope
             } catch {
@@ -43,7 +44,7 @@ public enum TradierQuotesDecoder {
     private typealias Name = StreamJSONScanner.Name
     private typealias OffRoad = TradierQuotesCursor.OffRoad
 
-    /// Keys, built once per body: a `static let` read per comparison costs a `swift_once` call each time.
+    /// Keys, loaded once per body: a `static let` read per comparison costs a `swift_once` call each time.
     private struct Keys {
         let quotes = Name("quotes")
         let quote = Name("quote")
@@ -59,6 +60,8 @@ public enum TradierQuotesDecoder {
             Name("ask_date"), Name("root_symbols"),
         ]
     }
+
+    private static let keys = Keys()
 
     // MARK: Envelope
 
