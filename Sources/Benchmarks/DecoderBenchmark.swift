@@ -4,7 +4,7 @@ import Networking
 
 /// Events per second that the project's own decoders make of broker frames on one core: the stream
 /// decoders the live sessions run (a byte-level scanner, `StreamJSONScanner`), and Tradier's polled
-/// quotes body through the same decoding as `TradierBroker` (Foundation's JSONDecoder). The inputs are
+/// quotes body through the same decoding as `TradierBroker` (`TradierQuotesDecoder`). The inputs are
 /// `BrokerWireFrames`, in the wire reference's exact shapes.
 struct DecoderBenchmark: Sendable {
     var runs = 3
@@ -55,10 +55,10 @@ struct DecoderBenchmark: Sendable {
                 inputs: frames.tradierStreamEvents(), eventsPerInput: 1
             ) { try TradierStreamDecoder.decode($0).count },
             Workload(
-                name: "tradierQuotesBody", label: "TradierResponseDecoding (JSONDecoder): polled quotes body of \(frames.eventsPerFrame) (§1.2)",
+                name: "tradierQuotesBody", label: "TradierQuotesDecoder (scanner, as TradierBroker): polled quotes body of \(frames.eventsPerFrame) (§1.2)",
                 inputs: frames.tradierQuotesBodies().map { HTTPResponse(status: 200, body: Data($0.utf8)) },
                 eventsPerInput: frames.eventsPerFrame
-            ) { try TradierResponseDecoding.decode(TradierQuotesEnvelope.self, from: $0).quoteList.count },
+            ) { try TradierQuotesDecoder.decode($0).quoteList.count },
         ]
     }
 

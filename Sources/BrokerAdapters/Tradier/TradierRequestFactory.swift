@@ -27,6 +27,7 @@ public struct TradierRequestFactory: Sendable {
 
     /// `GET /v1/markets/quotes?symbols=AAPL,BRK/B&greeks=false`. Symbols are normalised and put in
     /// Tradier's spelling (`TradierSymbol.wire`); the caller keeps lists short (the broker batches them).
+    /// The body is read by `TradierQuotesDecoder`, the scanner with JSONDecoder's exact answers.
     public func quotes(_ symbols: [String]) -> Result<Request<TradierQuotesEnvelope>, RequestConstructionError> {
         Result { () throws(RequestConstructionError) in
             let base = try validBaseURL()
@@ -41,7 +42,10 @@ public struct TradierRequestFactory: Sendable {
                 URLQueryItem(name: "symbols", value: wireSymbols.joined(separator: ",")),
                 URLQueryItem(name: "greeks", value: "false"),
             ]
-            return try request(base: base, path: "/v1/markets/quotes", query: query, token: token)
+            let generic: Request<TradierQuotesEnvelope> = try request(base: base, path: "/v1/markets/quotes", query: query, token: token)
+            return Request(urlRequest: generic.urlRequest, secretNames: generic.secretNames, credentialHint: generic.credentialHint) {
+                response throws(BrokerError) in try TradierQuotesDecoder.decode(response)
+            }
         }
     }
 

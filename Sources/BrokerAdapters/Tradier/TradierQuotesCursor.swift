@@ -1,0 +1,293 @@
+/// A strict, single-pass JSON reader for `TradierQuotesDecoder`'s fast path. `StreamJSONScanner` is
+/// built for leniency (a skipped value is only bracket-checked, `01` reads as 1) and walks each token
+/// twice (find its end, then read it), which held the quotes body to about 300k quotes/s. This reads
+/// each token once, packing keys into `StreamJSONScanner.Name` and numbers into digits as it goes, and
+/// throws `OffRoad` at the first byte whose meaning JSONDecoder might see differently: the decoder then
+/// hands the whole body to JSONDecoder. It never traps, whatever the input.
+struct TradierQuotesCursor {
+    /// The body leaves the fast path here; the offset is for tests and debugging.
+    struct OffRoad: Error {
+        let offset: Int
+    }
+
+    typealias Name = StreamJSONScanner.Name
+
+    /// `-?digits(.digits)?`, read exactly.
+    struct PlainDecimal {
+        var negative = false
+        var mantissa: Int64 = 0
+        /// Digits after the leading zeros, fraction included.
+        var significantDigits = 0
+        var fractionDigits = 0
+        var hasFraction = false
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var index = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Keys longer than a packed `Name` (16 bytes) that the decoder reads get names no packed key can
+    /// have: a length byte of 0xFF.
+    static let changePercentage = Name(low: 1, high: 0xFF << 56)
+    static let unmatchedSymbols = Name(low: 2, high: 0xFF << 56)
+
+    // MARK: Structure
+
+    /// The next significant byte, not consumed; 0 at the end.
+    @inline(__always)
+    mutating func peek() -> UInt8 {
+        skipWhitespace()
+        return index < bytes.count ? bytes[index] : 0
+    }
+
+    var isAtEnd: Bool {
+        mutating get { peek() == 0 && index >= bytes.count }
+    }
+
+    @inline(__always)
+    mutating func expect(_ byte: UInt8) throws(OffRoad) {
+        guard peek() == byte else { throw offRoad() }
+        index += 1
+    }
+
+    /// Consumes `byte` if it comes next.
+    @inline(__always)
+    mutating func consume(_ byte: UInt8) -> Bool {
+        guard peek() == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member or element: true after a comma, false after `close`.
+    @inline(__always)
+    mutating func another(before close: UInt8) throws(OffRoad) -> Bool {
+        let byte = peek()
+        index += 1
+        if byte == UInt8(ascii: ",") { return true }
+        if byte == close { return false }
+        throw offRoad()
+    }
+
+    /// `"key":`, packed. Keys with escapes, control or non-ASCII bytes are off the road: an escaped
+    /// key may spell a known one.
+    @inline(__always)
+    mutating func key() throws(OffRoad) -> Name {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        while true {
+            guard index < bytes.count else { throw offRoad() }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { break }
+            // 0x20 through 0x7F, and no escape.
+            guard byte &- 0x20 < 0x60, byte != UInt8(ascii: "\\") else { throw offRoad() }
+            index += 1
+        }
+        let length = index - start
+        index += 1
+        try expect(UInt8(ascii: ":"))
+        if length > 16 {
+            let key = UnsafeBufferPointer(rebasing: bytes[start..<(start + length)])
+            if key.elementsEqual(Self.changePercentageText) { return Self.changePercentage }
+            if key.elementsEqual(Self.unmatchedSymbolsText) { return Self.unmatchedSymbols }
+            return .unknown
+        }
+        guard start + 16 <= bytes.count, let base = bytes.baseAddress else {
+            return Name.pack(bytes, from: start, to: start + length)
+        }
+        // Two unaligned loads and a mask instead of a loop: the same packing as `Name.pack`.
+        let raw = UnsafeRawPointer(base + start)
+        var low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if length < 8 {
+            low &= (1 << (8 * UInt64(length))) - 1
+            high = 0
+        } else if length < 16 {
+            high &= (1 << (8 * UInt64(length - 8))) - 1
+        }
+        return Name(low: low, high: high | UInt64(length) << 56)
+    }
+
+    private static let changePercentageText = Array("change_percentage".utf8)
+    private static let unmatchedSymbolsText = Array("unmatched_symbols".utf8)
+
+    // MARK: Values
+
+    /// The range between the quotes of the string that comes next, consumed. Only strings JSONDecoder
+    /// reads as the same bytes: no escapes, no control characters, valid UTF-8.
+    @inline(__always)
+    mutating func stringRange() throws(OffRoad) -> Range<Int> {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        var ascii = true
+        while true {
+            guard index < bytes.count else { throw offRoad() }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte >= 0x20, byte != UInt8(ascii: "\\") else { throw offRoad() }
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
+        let range = start..<index
+        index += 1
+        if !ascii, String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) == nil { throw offRoad() }
+        return range
+    }
+
+    mutating func string() throws(OffRoad) -> String {
+        let range = try stringRange()
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// True if the string that comes next is exactly `"null"`, consumed either way.
+    mutating func isNullString() throws(OffRoad) -> Bool {
+        UnsafeBufferPointer(rebasing: bytes[try stringRange()]).elementsEqual("null".utf8)
+    }
+
+    /// The literal `word` (`null`, `true`, `false`). What follows is checked by the caller's next read.
+    @inline(__always)
+    mutating func literal(_ word: StaticString) throws(OffRoad) {
+        _ = peek()
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw offRoad() }
+        let pointer = word.utf8Start
+        for offset in 0..<count where bytes[index + offset] != pointer[offset] { throw offRoad() }
+        index += count
+    }
+
+    /// A JSON number in plain decimal form: no exponent, no leading zero (not JSON).
+    @inline(__always)
+    mutating func number() throws(OffRoad) -> PlainDecimal {
+        _ = peek()
+        return try decimal(leadingZeros: false)
+    }
+
+    /// A string holding a plain decimal (nil for the empty string). Leading zeros are fine here:
+    /// `Double("01")` and `Int64("01")` accept them.
+    @inline(__always)
+    mutating func numericString() throws(OffRoad) -> PlainDecimal? {
+        try expect(UInt8(ascii: "\""))
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return nil
+        }
+        let number = try decimal(leadingZeros: true)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw offRoad() }
+        index += 1
+        return number
+    }
+
+    /// Skips a value no field reads, checking it as strictly as JSONDecoder's parser would.
+    mutating func skip(depth: Int) throws(OffRoad) {
+        guard depth < 32 else { throw offRoad() }
+        switch peek() {
+        case UInt8(ascii: "{"):
+            index += 1
+            if consume(UInt8(ascii: "}")) { return }
+            repeat {
+                _ = try stringRange()
+                try expect(UInt8(ascii: ":"))
+                try skip(depth: depth + 1)
+            } while try another(before: UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            index += 1
+            if consume(UInt8(ascii: "]")) { return }
+            repeat {
+                try skip(depth: depth + 1)
+            } while try another(before: UInt8(ascii: "]"))
+        case UInt8(ascii: "\""):
+            _ = try stringRange()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default:
+            // Exponents are valid here: the number is skipped, never converted.
+            _ = try decimal(leadingZeros: false)
+            if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                let start = index
+                while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+                guard index > start else { throw offRoad() }
+            }
+        }
+    }
+
+    func offRoad() -> OffRoad {
+        OffRoad(offset: index)
+    }
+
+    // MARK: Private
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): index += 1
+            default: return
+            }
+        }
+    }
+
+    /// `-?digits(.digits)?` from the current byte; stops at the first byte that is not part of it.
+    @inline(__always)
+    private mutating func decimal(leadingZeros: Bool) throws(OffRoad) -> PlainDecimal {
+        var number = PlainDecimal()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            number.negative = true
+            index += 1
+        }
+        let integerStart = index
+        digits(into: &number)
+        guard index > integerStart else { throw offRoad() }
+        if !leadingZeros, index - integerStart > 1, bytes[integerStart] == UInt8(ascii: "0") { throw offRoad() }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            digits(into: &number)
+            guard index > fractionStart else { throw offRoad() }
+            number.fractionDigits = index - fractionStart
+            number.hasFraction = true
+        }
+        return number
+    }
+
+    /// Past 18 significant digits the mantissa stops growing and only the count goes on, which is
+    /// enough to send the number off the road.
+    @inline(__always)
+    private mutating func digits(into number: inout PlainDecimal) {
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return }
+            if number.significantDigits > 0 || digit != 0 {
+                number.significantDigits += 1
+                if number.significantDigits <= 18 { number.mantissa = number.mantissa &* 10 &+ Int64(digit) }
+            }
+            index += 1
+        }
+    }
+}
+
+extension TradierQuotesCursor.PlainDecimal {
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// Exact for at most 15 significant digits: the integer and the power of ten are both exact doubles,
+    /// so one division rounds correctly, as `strtod` (and JSONDecoder) do. nil for anything longer.
+    @inline(__always)
+    var double: Double? {
+        guard significantDigits <= 15, fractionDigits <= 22 else { return nil }
+        let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    /// Integers only: `2868.0`, which JSONDecoder accepts as 2868, is nil here.
+    @inline(__always)
+    var int64: Int64? {
+        guard !hasFraction, significantDigits <= 18 else { return nil }
+        return negative ? -mantissa : mantissa
+    }
+}
