@@ -79,7 +79,7 @@ FUZZ_SOURCES_StreamJSONScanner := $(FUZZ_STREAMING)
 # A broker's stream decoder is fuzzed by Fuzz/<Broker>StreamDecoderFuzzer.swift, built with its
 # <Broker>StreamDecoder.swift and <Broker>StreamEvent.swift: adding a broker is adding its name here (and,
 # if its decoder needs more files, `FUZZ_SOURCES_<Broker>StreamDecoder := <files>` above this line).
-FUZZ_STREAM_BROKERS := Polygon Alpaca
+FUZZ_STREAM_BROKERS := Polygon Alpaca Finnhub Tradier
 $(foreach broker,$(FUZZ_STREAM_BROKERS),$(eval FUZZ_SOURCES_$(broker)StreamDecoder += \
 	$(addprefix Sources/BrokerAdapters/$(broker)/$(broker),StreamDecoder.swift StreamEvent.swift) $(FUZZ_STREAMING)))
 FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS))
