@@ -50,8 +50,13 @@ struct HubStateMachine: Sendable {
         let broker: String
         var phase: Phase = .idle
         var generation = 0
-        /// Consecutive failures since the last sign of life.
+        /// Consecutive failures since the last sign of life: a quote, not `.live`. Some brokers report live as
+        /// soon as the socket opens (Finnhub and Tradier acknowledge nothing), so a server that accepts and
+        /// then drops every connection would otherwise reset the backoff each time and be hit twice a second.
         var attempt = 0
+        /// Whether this broker delivered since demand last started: a connection limit right after our own
+        /// connection dropped is most likely that connection, still counted by the broker.
+        var hasDelivered = false
         var state: BrokerConnectionState = .connecting
 
         var id: UpstreamID { UpstreamID(broker: broker, generation: generation) }
@@ -147,6 +152,8 @@ struct HubStateMachine: Sendable {
             let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
             quotes[key] = quote
             failures[key] = nil
+            upstreams[id.broker]!.attempt = 0
+            upstreams[id.broker]!.hasDelivered = true
             if upstreams[id.broker]!.state == .live { return [.publishQuote(key, quote)] }
             return markLive(id.broker) + [.publishQuote(key, quote)]
         case .symbolFailed(let symbol, let error):
@@ -256,6 +263,7 @@ struct HubStateMachine: Sendable {
             upstream.generation += 1
             upstream.phase = .opening
             upstream.attempt = 0
+            upstream.hasDelivered = false
             var actions: [Action] = []
             if upstream.state != .connecting {
                 upstream.state = .connecting
@@ -293,16 +301,29 @@ struct HubStateMachine: Sendable {
     }
 
     private mutating func markLive(_ broker: String) -> [Action] {
-        upstreams[broker]!.attempt = 0
         guard upstreams[broker]!.state != .live else { return [] }
         upstreams[broker]!.state = .live
         return [.publishBrokerState(broker: broker, .live)]
     }
 
+    static let connectionLimitRetries = 3
+
     /// The current attempt failed: give up on permanent errors, otherwise back off and retry.
     private mutating func fail(_ broker: String, error: BrokerError?) -> [Action] {
         var upstream = upstreams[broker]!
         defer { upstreams[broker] = upstream }
+        // Alpaca and Polygon refuse a new connection while they still count the one that just dropped
+        // (Alpaca for up to ~90 s): after a working connection, a limit is retried, slowly, a few times.
+        let ghostConnection = upstream.hasDelivered && upstream.attempt < Self.connectionLimitRetries
+        if let error, case .limitExceeded = error, ghostConnection {
+            upstream.attempt += 1
+            upstream.phase = .waitingToReconnect
+            upstream.state = .reconnecting(attempt: upstream.attempt, reason: error.description)
+            return [
+                .publishBrokerState(broker: broker, upstream.state),
+                .scheduleReconnect(upstream.id, attempt: upstream.attempt, delay: backoff.maximum),
+            ]
+        }
         if let error, error.isPermanent {
             upstream.phase = .failed
             upstream.state = .failed(reason: error.description)

@@ -196,10 +196,52 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         #expect(machine.reconnectDue(alpha1) == [.openUpstream(alpha2)])
         #expect(machine.upstreamOpened(alpha2) == [.subscribeUpstream(alpha2, ["AAPL", "MSFT"])])
         #expect(machine.upstreamReceived(.live, from: alpha2) == [.publishBrokerState(broker: "alpha", .live)])
+        _ = machine.upstreamReceived(.quote(quote("AAPL", 190)), from: alpha2)
 
-        // Success reset the attempt count: the next drop is attempt 1 again.
+        // A delivered quote reset the attempt count: the next drop is attempt 1 again.
         let again = machine.upstreamEnded(alpha2, error: .network("reset"))
         #expect(again.contains(.scheduleReconnect(alpha2, attempt: 1, delay: .seconds(1))))
+    }
+
+    /// Finnhub and Tradier report live as soon as the socket opens; a server that accepts and then drops
+    /// every connection must still see the backoff grow, not a reconnect every half second.
+    @Test func liveWithoutAQuoteDoesNotResetTheBackoff() {
+        var machine = openMachine(["AAPL"])
+        var id = alpha1
+        for attempt in 1...4 {
+            _ = machine.upstreamReceived(.live, from: id)
+            let ended = machine.upstreamEnded(id, error: .network("reset"))
+            let delay = BackoffPolicy(initial: .seconds(1), multiplier: 2, maximum: .seconds(4), jitter: 0).delay(attempt: attempt)
+            #expect(ended.contains(.scheduleReconnect(id, attempt: attempt, delay: delay)), "attempt \(attempt): \(ended)")
+            let next = UpstreamID(broker: "alpha", generation: id.generation + 1)
+            #expect(machine.reconnectDue(id) == [.openUpstream(next)])
+            _ = machine.upstreamOpened(next)
+            id = next
+        }
+    }
+
+    /// After a working connection drops, the broker may still count it: a connection limit is then retried
+    /// at the longest delay a few times before it counts as permanent. Before any delivery it is permanent.
+    @Test func aConnectionLimitAfterOurOwnDropIsRetriedSlowlyThenGivenUp() {
+        var machine = openMachine(["AAPL"])
+        _ = machine.upstreamReceived(.quote(quote("AAPL", 190)), from: alpha1)
+        _ = machine.upstreamEnded(alpha1, error: .network("reset"))
+        var id = UpstreamID(broker: "alpha", generation: 2)
+        _ = machine.reconnectDue(alpha1)
+        let limit = BrokerError.limitExceeded("one connection per key")
+        for attempt in 2...HubStateMachine.connectionLimitRetries {
+            let refused = machine.upstreamOpenFailed(id, error: limit)
+            #expect(refused.contains(.scheduleReconnect(id, attempt: attempt, delay: .seconds(4))), "\(refused)")
+            let next = UpstreamID(broker: "alpha", generation: id.generation + 1)
+            _ = machine.reconnectDue(id)
+            id = next
+        }
+        #expect(machine.upstreamOpenFailed(id, error: limit) == [
+            .publishBrokerState(broker: "alpha", .failed(reason: limit.description)),
+        ])
+
+        var fresh = openMachine(["AAPL"])
+        #expect(fresh.upstreamEnded(alpha1, error: limit).contains(.publishBrokerState(broker: "alpha", .failed(reason: limit.description))))
     }
 
     @Test func permanentErrorFailsTheBrokerWithoutRetrying() {

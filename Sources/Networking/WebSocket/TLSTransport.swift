@@ -29,6 +29,8 @@ final class TLSTransport: WebSocketTransport {
         host = endpoint.host
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tls("cannot create a TLS context: \(Self.openSSLError())") }
+        // Before SSL_new, which copies the context's protocol bounds into the session.
+        _ = cb_ssl_ctx_require_tls12(context)
         guard let ssl = SSL_new(context) else {
             SSL_CTX_free(context)
             throw .tls("cannot create a TLS session: \(Self.openSSLError())")
@@ -36,7 +38,6 @@ final class TLSTransport: WebSocketTransport {
         self.context = context
         self.ssl = ssl
 
-        _ = cb_ssl_ctx_require_tls12(context)
         _ = cb_ssl_set_partial_write_modes(ssl)
         if allowInsecure {
             SSL_set_verify(ssl, SSL_VERIFY_NONE, nil)

@@ -267,7 +267,8 @@ final class WebSocketIOLoop {
         switch phase {
         case .open:
             channel.stopAcceptingSends()
-            let reason = Redaction.text(WebSocketHandshake.sanitized(close.reason, limit: 120), secretNames: secretNames, secretValues: secretValues)
+            // Redacted before it is cut: a secret split by the cut would no longer be recognised.
+            let reason = WebSocketHandshake.redacted(close.reason, limit: 120, secretNames: secretNames, secretValues: secretValues)
             if let code = close.code, code != WebSocketCloseFrame.normalClosure {
                 finishMessages(throwing: .closed(code: code, reason: reason))
             } else {
