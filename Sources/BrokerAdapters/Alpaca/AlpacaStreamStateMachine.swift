@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Networking
 
 /// Alpaca's market-data stream protocol (reference §3.2): wait for `connected`, send `auth`, and on
 /// `authenticated` report `.live` and send the subscriptions asked for so far. Each symbol is subscribed
@@ -124,7 +125,9 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
         default:
             // The rest (auth timeout, slow client, internal error, syntax) end this connection but
             // reconnecting may well fix them.
-            return .network("alpaca stream: error \(code): \(message.prefix(120))")
+            // The keys travel inside a message, so no layer below knows to redact them from server text.
+            let said = Redaction.text(message, secretValues: [keyID, secretKey]).prefix(120)
+            return .network("alpaca stream: error \(code): \(said)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Networking
 
 /// Polygon's stream protocol (reference §2.2): wait for `connected`, send `auth`, and on `auth_success`
 /// report `.live` and send the subscriptions asked for so far. Each symbol is subscribed as trades and
@@ -53,7 +54,9 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
                 case "auth_timeout", "error":
                     // Retryable: a timeout is ours to fix by reconnecting, and `error` has been seen for
                     // transient faults as well as plans without WebSocket access (reference §2.2).
-                    return actions + [.fail(.network("polygon stream: \(status): \(message.prefix(120))"))]
+                    // The key travels inside a message, so no layer below knows to redact it from server text.
+                    let said = Redaction.text(message, secretValues: [apiKey]).prefix(120)
+                    return actions + [.fail(.network("polygon stream: \(status): \(said)"))]
                 default:
                     // `success` acknowledges one subscribe or unsubscribe param; nothing to do.
                     continue

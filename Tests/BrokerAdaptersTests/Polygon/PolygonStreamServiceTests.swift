@@ -121,6 +121,21 @@ import Testing
         if case .failed(let error) = outcome { #expect(error.isPermanent) }
     }
 
+    @Test func serverTextQuotingTheKeyNeverCarriesIt() async throws {
+        let socket = StreamSessionTestSocket()
+        let session = try await PolygonStreamService(connector: socket, credentials: Self.credentials).openSession()
+        let events = StreamSessionTestEvents(session)
+        socket.serverSends(Self.connected)
+        socket.serverSends(#"[{"ev":"status","status":"error","message":"key test-key is not entitled to this cluster"}]"#)
+        let outcome = try await events.next()
+        guard case .failed(let error) = outcome else {
+            Issue.record("expected a failure, got \(String(describing: outcome))")
+            return
+        }
+        #expect(!error.description.contains("test-key"), "\(error)")
+        #expect(error.description.contains("not entitled"))
+    }
+
     @Test(arguments: [
         (#"[{"ev":"status","status":"auth_timeout","message":"No authentication request received."}]"#, "auth_timeout"),
         (#"[{"ev":"status","status":"error","message":"authentication failed"}]"#, "error"),
