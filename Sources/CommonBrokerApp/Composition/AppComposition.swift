@@ -52,6 +52,7 @@ struct AppComposition {
                 connector: BrokerAssembly.connector(tls: config.tls))
             real = assembled.brokers
             notes += assembled.notes.map { StatusMessage(.info, $0) }
+            notes += assembled.warnings.map { StatusMessage(.warning, $0) }
         }
         // Said on every frame, not once: a user must not forget that anyone on the path can read the streams.
         let securityWarning = config.tls.insecureSkipVerify && !real.isEmpty ? "TLS NOT VERIFIED" : nil

@@ -65,8 +65,9 @@ struct BrokerAssembly {
     static func build(
         config: AppConfig, options: RunOptions, environment: [String: String], servicer: any RequestServicer,
         connector: any WebSocketConnector
-    ) -> (brokers: [Broker], notes: [String]) {
+    ) -> (brokers: [Broker], notes: [String], warnings: [String]) {
         var notes: [String] = []
+        var warnings: [String] = []
         let brokers: [Broker] = config.brokers.enabled.compactMap { section in
             let deployment = options.environment.flatMap(ServiceEnvironment.init(rawValue:))
                 ?? ServiceEnvironment(rawValue: section.environment.rawValue) ?? .production
@@ -85,6 +86,7 @@ struct BrokerAssembly {
             let quotes: any QuoteService
             var accounts: (any AccountService)?
             var stream: AnyStreamingQuoteService?
+            var streamURL: URL?
             switch section.id {
             case "tradier":
                 let credentials = TradierCredentials(token: secret("token"), tokenVariable: variable("token", "TRADIER_TOKEN"))
@@ -92,8 +94,9 @@ struct BrokerAssembly {
                 quotes = broker
                 accounts = broker
                 if streams {
-                    stream = AnyStreamingQuoteService(TradierStreamService(
-                        connector: connector, url: section.streamURL, context: context, credentials: credentials))
+                    let service = TradierStreamService(connector: connector, url: section.streamURL, context: context, credentials: credentials)
+                    stream = AnyStreamingQuoteService(service)
+                    streamURL = service.url
                 }
             case "alpaca":
                 let credentials = AlpacaCredentials(
@@ -108,6 +111,7 @@ struct BrokerAssembly {
                     let restBase = section.baseURL ?? (deployment == .sandbox ? AlpacaRequestFactory.dataSandboxURL : AlpacaRequestFactory.dataProductionURL)
                     let url = section.streamURL ?? AlpacaStreamService.url(forBaseURL: restBase, feed: credentials.feed)
                     stream = AnyStreamingQuoteService(AlpacaStreamService(connector: connector, url: url, credentials: credentials))
+                    streamURL = url
                 }
             case "finnhub":
                 let credentials = FinnhubCredentials(token: secret("token"), tokenVariable: variable("token", "FINNHUB_TOKEN"))
@@ -115,6 +119,7 @@ struct BrokerAssembly {
                 if streams {
                     let url = section.streamURL ?? section.baseURL.map(FinnhubStreamService.url(forBaseURL:)) ?? FinnhubStreamService.defaultURL
                     stream = AnyStreamingQuoteService(FinnhubStreamService(connector: connector, url: url, credentials: credentials))
+                    streamURL = url
                 }
             case "polygon":
                 let credentials = PolygonCredentials(apiKey: secret("apiKey"), apiKeyVariable: variable("apiKey", "POLYGON_API_KEY"))
@@ -122,14 +127,24 @@ struct BrokerAssembly {
                 if streams {
                     let url = section.streamURL ?? section.baseURL.map(PolygonStreamService.url(forBaseURL:)) ?? PolygonStreamService.defaultURL
                     stream = AnyStreamingQuoteService(PolygonStreamService(connector: connector, url: url, credentials: credentials))
+                    streamURL = url
                 }
             default:
                 return nil
             }
+            if let streamURL, let warning = unencryptedWarning(streamURL, broker: section.id) { warnings.append(warning) }
             let upstream = stream ?? AnyStreamingQuoteService(
                 PollingQuoteStream(service: quotes, settings: pollingSettings(for: section.id, section: section, environment: deployment)))
             return Broker(quoteService: quotes, accountService: accounts, stream: upstream)
         }
-        return (brokers, notes)
+        return (brokers, notes, warnings)
+    }
+
+    /// A `ws://` stream to another machine carries the broker's credentials in clear text; a local fixture
+    /// or proxy on loopback does not leave the machine.
+    static func unencryptedWarning(_ url: URL, broker: String) -> String? {
+        guard url.scheme?.lowercased() == "ws", let host = url.host?.lowercased() else { return nil }
+        let loopback = host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+        return loopback ? nil : "\(broker)'s stream \(host) is unencrypted (ws://): its credentials cross the network in clear text; use wss://"
     }
 }
