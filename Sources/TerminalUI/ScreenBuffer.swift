@@ -129,6 +129,30 @@ public struct ScreenBuffer: Sendable, Hashable {
         return after
     }
 
+    /// Writes `number` right-aligned to end just before column `end`, spelling its digits straight into
+    /// the cells (right to left, as digits come), clipped to the screen.
+    mutating func write(_ number: FormattedNumber, endingAt end: Int, row: Int, style bits: UInt64) {
+        guard row >= 0, row < size.rows else { return }
+        let columns = size.columns
+        let rowStart = row * columns
+        codes.withUnsafeMutableBufferPointer { codes in
+            if end <= columns, end - number.width >= 0 {
+                // On screen whole, as table values always are: no check per digit.
+                var cell = codes.baseAddress! + rowStart + end
+                number.spellBackwards { scalar in
+                    cell -= 1
+                    cell.pointee = UInt64(scalar) | bits
+                }
+                return
+            }
+            var x = end
+            number.spellBackwards { scalar in
+                x -= 1
+                if x >= 0, x < columns { codes[rowStart + x] = UInt64(scalar) | bits }
+            }
+        }
+    }
+
     /// Changes the style of the cells in one row range, keeping their characters.
     mutating func restyle(row: Int, from column: Int = 0, to end: Int? = nil, _ change: (inout Style) -> Void) {
         guard let range = cellRange(row: row, from: column, to: end) else { return }

@@ -69,16 +69,20 @@ struct WatchlistTable {
             var name: Range<Int>
         }
 
+        /// The symbols and broker names.
         private(set) var scalars: [UInt32] = []
-        /// `fieldsPerRow` per row: where each text is in `scalars`; nil for a value the quote lacks.
-        private var bounds: [Range<Int>?] = []
+        /// Two per row: where the symbol and the broker's name are in `scalars`.
+        private var bounds: [Range<Int>] = []
+        /// `valueColumns.count` per row; nil for a value the quote lacks.
+        private var numbers: [FormattedNumber?] = []
         private var brands: [Brand] = []
         private var glyphs: [UInt32] = []
         private var errors: [String?] = []
 
         init(capacity: Int) {
             scalars.reserveCapacity(capacity * 48)
-            bounds.reserveCapacity(capacity * Self.fieldsPerRow)
+            bounds.reserveCapacity(capacity * 2)
+            numbers.reserveCapacity(capacity * Self.valueColumns.count)
             glyphs.reserveCapacity(capacity)
             errors.reserveCapacity(capacity)
         }
@@ -86,7 +90,7 @@ struct WatchlistTable {
         var count: Int { errors.count }
 
         mutating func append(_ row: WatchlistRow, now: Date) {
-            var start = scalars.count
+            let start = scalars.count
             TerminalText.appendSanitizedCells(of: row.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
             let brand = brandIndex(row.branding)
@@ -94,26 +98,25 @@ struct WatchlistTable {
             glyphs.append(brands[brand].glyph)
             if let quote = row.quote {
                 let decimals = QuoteFormatting.decimals(forPrice: quote.last)
-                func field(_ format: (inout [UInt32]) -> Void) {
-                    start = scalars.count
-                    format(&scalars)
-                    bounds.append(start..<scalars.count)
-                }
-                field { QuoteFormatting.appendPrice(quote.last, to: &$0) }
-                if let change = quote.change { field { QuoteFormatting.appendChange(change, decimals: decimals, to: &$0) } } else { bounds.append(nil) }
-                if let percent = quote.changePercent { field { QuoteFormatting.appendPercent(percent, to: &$0) } } else { bounds.append(nil) }
-                if let bid = quote.bid { field { QuoteFormatting.appendPrice(bid, to: &$0) } } else { bounds.append(nil) }
-                if let ask = quote.ask { field { QuoteFormatting.appendPrice(ask, to: &$0) } } else { bounds.append(nil) }
-                if let volume = quote.volume { field { QuoteFormatting.appendVolume(volume, to: &$0) } } else { bounds.append(nil) }
-                field { QuoteFormatting.appendAge(since: quote.timestamp, now: now, to: &$0) }
+                numbers.append(QuoteFormatting.priceNumber(quote.last))
+                numbers.append(quote.change.map { QuoteFormatting.changeNumber($0, decimals: decimals) })
+                numbers.append(quote.changePercent.map(QuoteFormatting.percentNumber))
+                numbers.append(quote.bid.map(QuoteFormatting.priceNumber))
+                numbers.append(quote.ask.map(QuoteFormatting.priceNumber))
+                numbers.append(quote.volume.map(QuoteFormatting.volumeNumber))
+                numbers.append(QuoteFormatting.ageNumber(since: quote.timestamp, now: now))
             } else {
-                bounds.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
+                numbers.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
             }
             errors.append(row.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
         }
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
-            if let index = brands.firstIndex(where: { $0.branding == branding }) { return index }
+            // Read in place: `firstIndex(where:)` or the array's subscript copies each brand (three strings).
+            let found = brands.withUnsafeBufferPointer { brands in
+                brands.indices.first { brands[$0].branding == branding }
+            }
+            if let found { return found }
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: branding.name, to: &scalars)
             let glyph = WatchlistTable.glyph(of: branding).unicodeScalars.first?.value ?? 0x2022
@@ -121,9 +124,14 @@ struct WatchlistTable {
             return brands.count - 1
         }
 
-        /// Where a text of `row` is in `scalars`: a value column, `.symbol` or `.broker` (the name).
-        func range(_ column: ColumnLayout.Column, _ row: Int) -> Range<Int>? {
-            Self.field(of: column).flatMap { bounds[row * Self.fieldsPerRow + $0] }
+        /// Where the symbol of `row` is in `scalars`.
+        func symbol(_ row: Int) -> Range<Int> { bounds[row * 2] }
+        /// Where the broker's name of `row` is in `scalars`.
+        func brokerName(_ row: Int) -> Range<Int> { bounds[row * 2 + 1] }
+
+        /// The value of `row` in a value column.
+        func number(_ column: ColumnLayout.Column, _ row: Int) -> FormattedNumber? {
+            Self.field(of: column).flatMap { $0 >= 2 ? numbers[row * Self.valueColumns.count + $0 - 2] : nil }
         }
 
         func glyph(_ row: Int) -> UInt32 { glyphs[row] }
@@ -183,10 +191,10 @@ struct WatchlistTable {
         }
         var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
         for row in 0..<texts.count {
-            symbolWidth = max(symbolWidth, texts.range(.symbol, row)?.count ?? 0)
+            symbolWidth = max(symbolWidth, texts.symbol(row).count)
             for column in FormattedRows.valueColumns {
-                guard let value = texts.range(column, row), let field = FormattedRows.field(of: column) else { continue }
-                valueWidths[field] = max(valueWidths[field] ?? demand[column] ?? column.heading.count, value.count)
+                guard let value = texts.number(column, row), let field = FormattedRows.field(of: column) else { continue }
+                valueWidths[field] = max(valueWidths[field] ?? demand[column] ?? column.heading.count, value.width)
             }
         }
         demand[.symbol] = symbolWidth
@@ -229,17 +237,14 @@ struct WatchlistTable {
         _ offset: Int, texts: FormattedRows, scalars: UnsafeBufferPointer<UInt32>, look: RowLook, layout: ColumnLayout,
         numeric: [ColumnLayout.Placement], into buffer: inout ScreenBuffer, row: Int
     ) {
-        func text(_ column: ColumnLayout.Column) -> Slice<UnsafeBufferPointer<UInt32>>? {
-            texts.range(column, offset).map { scalars[$0] }
-        }
         for placement in layout.placements {
             switch placement.column {
             case .symbol:
-                drawTruncated(text(.symbol)!, in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
+                drawTruncated(scalars[texts.symbol(offset)], in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
             case .broker:
                 buffer.write(scalars: CollectionOfOne(texts.glyph(offset)), column: placement.x, row: row, style: look.brand)
                 if layout.brokerLabel == .glyphAndName {
-                    drawTruncated(text(.broker)!, in: placement.x + 2, width: placement.width - 2, style: 0, into: &buffer, row: row)
+                    drawTruncated(scalars[texts.brokerName(offset)], in: placement.x + 2, width: placement.width - 2, style: 0, into: &buffer, row: row)
                 }
             default:
                 continue
@@ -251,7 +256,7 @@ struct WatchlistTable {
             buffer.write(cells: cells, column: start, row: row, style: look.error)
         } else {
             for placement in numeric {
-                drawValue(text(placement.column), in: placement, look: look, into: &buffer, row: row)
+                drawValue(texts.number(placement.column, offset), in: placement, look: look, into: &buffer, row: row)
             }
         }
 
@@ -266,7 +271,7 @@ struct WatchlistTable {
     }
 
     private func drawValue(
-        _ value: Slice<UnsafeBufferPointer<UInt32>>?, in placement: ColumnLayout.Placement, look: RowLook,
+        _ value: FormattedNumber?, in placement: ColumnLayout.Placement, look: RowLook,
         into buffer: inout ScreenBuffer, row: Int
     ) {
         guard let value else {
@@ -288,8 +293,8 @@ struct WatchlistTable {
         default: style = 0
         }
         // Never cut a number: a clipped price is a wrong price.
-        if value.count <= placement.width {
-            buffer.write(scalars: value, column: placement.end - value.count, row: row, style: style)
+        if value.width <= placement.width {
+            buffer.write(value, endingAt: placement.end, row: row, style: style)
         } else {
             let hashes = repeatElement(UInt32(0x23), count: placement.width)  // "#"
             buffer.write(scalars: hashes, column: placement.end - hashes.count, row: row, style: style)
