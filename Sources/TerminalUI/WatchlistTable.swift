@@ -16,11 +16,11 @@ struct WatchlistTable {
         var texts = FormattedRows(capacity: visible.count)
         var looks: [RowLook] = []
         looks.reserveCapacity(visible.count)
-        // Rows are read in place: a copy of each costs a dozen reference counts.
+        // Rows are read in place, through a pointer: a copy of each costs a dozen reference counts.
         state.rows.withUnsafeBufferPointer { rows in
             for index in visible {
-                texts.append(rows[index], now: now)
-                looks.append(look(of: rows[index], at: index))
+                texts.append(rows.baseAddress! + index, now: now)
+                looks.append(look(of: rows.baseAddress! + index, at: index))
             }
         }
         let layout = ColumnLayout.fit(demand: demand(texts), width: buffer.size.columns)
@@ -62,12 +62,6 @@ struct WatchlistTable {
             }
         }
 
-        /// A broker's glyph and name as cells, made once per broker rather than once per row.
-        private struct Brand {
-            var branding: ServiceBranding
-            var glyph: UInt32
-            var name: Range<Int>
-        }
 
         /// The symbols and broker names.
         private(set) var scalars: [UInt32] = []
@@ -75,7 +69,11 @@ struct WatchlistTable {
         private var bounds: [Range<Int>] = []
         /// `valueColumns.count` per row; nil for a value the quote lacks.
         private var numbers: [FormattedNumber?] = []
-        private var brands: [Brand] = []
+        /// Per broker, made once rather than once per row: its branding, its glyph as one cell and where
+        /// its name is in `scalars`. Apart, so that reading a glyph or a name copies no strings.
+        private var brandings: [ServiceBranding] = []
+        private var brandGlyphs: [UInt32] = []
+        private var brandNames: [Range<Int>] = []
         private var glyphs: [UInt32] = []
         private var errors: [String?] = []
 
@@ -89,14 +87,14 @@ struct WatchlistTable {
 
         var count: Int { errors.count }
 
-        mutating func append(_ row: WatchlistRow, now: Date) {
+        mutating func append(_ row: UnsafePointer<WatchlistRow>, now: Date) {
             let start = scalars.count
-            TerminalText.appendSanitizedCells(of: row.key.symbol, to: &scalars)
+            TerminalText.appendSanitizedCells(of: row.pointee.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
-            let brand = brandIndex(row.branding)
-            bounds.append(brands[brand].name)
-            glyphs.append(brands[brand].glyph)
-            if let quote = row.quote {
+            let brand = brandIndex(row.pointee.branding)
+            bounds.append(brandNames[brand])
+            glyphs.append(brandGlyphs[brand])
+            if let quote = row.pointee.quote {
                 let decimals = QuoteFormatting.decimals(forPrice: quote.last)
                 numbers.append(QuoteFormatting.priceNumber(quote.last))
                 numbers.append(quote.change.map { QuoteFormatting.changeNumber($0, decimals: decimals) })
@@ -108,20 +106,22 @@ struct WatchlistTable {
             } else {
                 numbers.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
             }
-            errors.append(row.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
+            errors.append(row.pointee.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
         }
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
-            // Read in place: `firstIndex(where:)` or the array's subscript copies each brand (three strings).
-            let found = brands.withUnsafeBufferPointer { brands in
-                brands.indices.first { brands[$0].branding == branding }
+            // Read in place: `firstIndex(where:)` copies each branding (three strings).
+            let found = brandings.withUnsafeBufferPointer { brandings in
+                brandings.indices.first { brandings[$0] == branding }
             }
             if let found { return found }
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: branding.name, to: &scalars)
             let glyph = WatchlistTable.glyph(of: branding).unicodeScalars.first?.value ?? 0x2022
-            brands.append(Brand(branding: branding, glyph: glyph, name: start..<scalars.count))
-            return brands.count - 1
+            brandings.append(branding)
+            brandGlyphs.append(glyph)
+            brandNames.append(start..<scalars.count)
+            return brandings.count - 1
         }
 
         /// Where the symbol of `row` is in `scalars`.
@@ -150,14 +150,16 @@ struct WatchlistTable {
         var isSelected: Bool
     }
 
-    private func look(of row: WatchlistRow, at index: Int) -> RowLook {
-        RowLook(
-            brand: CellCode.bits(palette.brand(row.branding.color)),
-            flash: isFlashing(row) ? palette.flash(direction: row.lastChangeDirection) : nil,
-            change: CellCode.bits(palette.trend(row.quote?.change ?? 0)),
-            changePercent: CellCode.bits(palette.trend(row.quote?.changePercent ?? 0)),
-            error: row.error == nil ? .plain : palette.rowError(transient: isReconnecting(row.branding.id)),
-            isStale: isStale(row),
+    private func look(of row: UnsafePointer<WatchlistRow>, at index: Int) -> RowLook {
+        let change = row.pointee.quote?.change ?? 0
+        let changePercent = row.pointee.quote?.changePercent ?? 0
+        return RowLook(
+            brand: CellCode.bits(palette.brand(row.pointee.branding.color)),
+            flash: isFlashing(since: row.pointee.lastChangeAt) ? palette.flash(direction: row.pointee.lastChangeDirection) : nil,
+            change: CellCode.bits(palette.trend(change)),
+            changePercent: CellCode.bits(palette.trend(changePercent)),
+            error: row.pointee.error == nil ? .plain : palette.rowError(transient: isReconnecting(row.pointee.branding.id)),
+            isStale: isStale(since: row.pointee.receivedAt),
             isSelected: index == state.selectedIndex)
     }
 
@@ -314,16 +316,16 @@ struct WatchlistTable {
         buffer.write(scalars: CollectionOfOne(TerminalText.ellipsis.unicodeScalars.first!.value), column: x, row: row, style: style)
     }
 
-    private func isFlashing(_ row: WatchlistRow) -> Bool {
-        guard let changedAt = row.lastChangeAt else { return false }
+    private func isFlashing(since changedAt: Date?) -> Bool {
+        guard let changedAt else { return false }
         return now.timeIntervalSince(changedAt) < state.highlightFor
     }
 
     /// In the left margin of a row whose last quote is older than `staleAfter` (see the help overlay).
     static let staleMark: Character = "~"
 
-    private func isStale(_ row: WatchlistRow) -> Bool {
-        guard let receivedAt = row.receivedAt else { return false }
+    private func isStale(since receivedAt: Date?) -> Bool {
+        guard let receivedAt else { return false }
         return now.timeIntervalSince(receivedAt) > state.staleAfter
     }
 
