@@ -94,15 +94,16 @@ struct WatchlistTable {
             let brand = brandIndex(row.pointee.branding)
             bounds.append(brandNames[brand])
             glyphs.append(brandGlyphs[brand])
-            if let quote = row.pointee.quote {
-                let decimals = QuoteFormatting.decimals(forPrice: quote.last)
-                numbers.append(QuoteFormatting.priceNumber(quote.last))
-                numbers.append(quote.change.map { QuoteFormatting.changeNumber($0, decimals: decimals) })
-                numbers.append(quote.changePercent.map(QuoteFormatting.percentNumber))
-                numbers.append(quote.bid.map(QuoteFormatting.priceNumber))
-                numbers.append(quote.ask.map(QuoteFormatting.priceNumber))
-                numbers.append(quote.volume.map(QuoteFormatting.volumeNumber))
-                numbers.append(QuoteFormatting.ageNumber(since: quote.timestamp, now: now))
+            // Field by field: a copy of the quote goes through Optional's generic value witnesses.
+            if let last = row.pointee.quote?.last, let timestamp = row.pointee.quote?.timestamp {
+                let decimals = QuoteFormatting.decimals(forPrice: last)
+                numbers.append(QuoteFormatting.priceNumber(last))
+                numbers.append((row.pointee.quote?.change).map { QuoteFormatting.changeNumber($0, decimals: decimals) })
+                numbers.append((row.pointee.quote?.changePercent).map(QuoteFormatting.percentNumber))
+                numbers.append((row.pointee.quote?.bid).map(QuoteFormatting.priceNumber))
+                numbers.append((row.pointee.quote?.ask).map(QuoteFormatting.priceNumber))
+                numbers.append((row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
+                numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now))
             } else {
                 numbers.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
             }
