@@ -74,22 +74,29 @@ struct FormattedNumber: Sendable, Hashable {
             return
         }
         let places = max(0, min(decimals, 9))
-        let scaled = (abs(value) * Double(Self.powerOfTen(places))).rounded()
-        let signScalar: UInt32 = switch sign {
-        case .whenNegative: value < 0 ? ASCII.minus : 0
-        case .unlessZero: scaled == 0 ? 0 : value < 0 ? ASCII.minus : ASCII.plus
-        }
-        if scaled < 9e15 {
+        let magnitude = abs(value) * Double(Self.powerOfTen(places))
+        if magnitude < 9e15 {
             self.init(kind: .digits)
-            units = UInt64(scaled)
+            units = Self.roundedHalfAway(magnitude)
         } else {
             self.init(kind: .huge)
-            magnitude = abs(value)
+            self.magnitude = abs(value)
         }
         self.places = places
-        self.sign = signScalar
+        self.sign = switch sign {
+        case .whenNegative: value < 0 ? ASCII.minus : 0
+        case .unlessZero: kind == .digits && units == 0 ? 0 : value < 0 ? ASCII.minus : ASCII.plus
+        }
         self.suffix = suffix
         width = measure()
+    }
+
+    /// `x.rounded()` (half away from zero) for 0 ≤ x < 2^53, without the call into libm it costs
+    /// per number: below 2^52 a double's fraction is exact, and above it there is none.
+    @inline(__always)
+    private static func roundedHalfAway(_ x: Double) -> UInt64 {
+        let whole = UInt64(x)
+        return x - Double(whole) >= 0.5 ? whole + 1 : whole
     }
 
     /// A whole count, then `suffix`.

@@ -45,6 +45,26 @@ import Testing
         #expect(Self.text(.missing) == "—")
     }
 
+    /// Rounding is done without libm; it must still be `rounded()`'s, halves away from zero included.
+    @Test func roundsAsDoubleRoundedDoes() {
+        var generator = SeededGenerator(seed: 42)
+        var values: [Double] = [0.125, 2.5, 0.5, 1.5, 0.49999999999999994, 4_503_599_627_370_495.5, 8.99e15, 0.005, 1.005]
+        for _ in 0..<5_000 {
+            values.append(Double(generator.next() % 10_000_000) / 1_000 * (generator.next() % 2 == 0 ? 1 : -1))
+        }
+        for value in values {
+            for decimals in [0, 1, 2, 4] {
+                let number = FormattedNumber(value, decimals: decimals)
+                let expected = (abs(value) * pow(10, Double(decimals))).rounded()
+                if expected < 9e15 {
+                    #expect(number.kind == .digits && Double(number.units) == expected, "\(value) to \(decimals) places")
+                } else {
+                    #expect(number.kind == .huge, "\(value) to \(decimals) places")
+                }
+            }
+        }
+    }
+
     /// Right-aligned at every end column, including ones that clip the number on either side.
     @Test func drawingMatchesWritingTheText() {
         let columns = 12
