@@ -118,12 +118,13 @@ public struct ScreenBuffer: Sendable, Hashable {
         let after = column >= limit ? column : min(limit, column + text.count)
         guard max(column, 0) < after else { return after }
         let rowStart = row * size.columns
+        let first = max(column, 0)
         codes.withUnsafeMutableBufferPointer { codes in
-            var x = column
-            for scalar in text {
-                if x >= after { break }
-                if x >= 0 { codes[rowStart + x] = UInt64(truncatingIfNeeded: scalar) | bits }
-                x += 1
+            // The clipped range is known, so the loop checks nothing per cell.
+            var index = text.index(text.startIndex, offsetBy: first - column)
+            for x in first..<after {
+                codes[rowStart + x] = UInt64(truncatingIfNeeded: text[index]) | bits
+                text.formIndex(after: &index)
             }
         }
         return after
