@@ -22,7 +22,15 @@ struct HeaderBar {
             left.append(" \(TerminalText.sanitize(warning)) ", style: palette.securityBadge)
         }
         var distinct = Set<String>(minimumCapacity: state.rows.count)
-        for row in state.rows { distinct.insert(row.key.symbol) }
+        state.rows.withUnsafeBufferPointer { rows in
+            // Read in place (a row's copy costs a dozen reference counts); a symbol's rows are often
+            // next to each other, and comparing two symbols costs less than hashing one.
+            var previous: String?
+            for index in rows.indices where rows[index].key.symbol != previous {
+                previous = rows[index].key.symbol
+                distinct.insert(rows[index].key.symbol)
+            }
+        }
         let symbols = distinct.count
         let count = StyledText(symbols == 1 ? "1 symbol" : "\(symbols) symbols", style: palette.headerDetail)
         var sort = StyledText("sort: ", style: palette.headerDetail)

@@ -118,15 +118,40 @@ public struct ScreenBuffer: Sendable, Hashable {
         let after = column >= limit ? column : min(limit, column + text.count)
         guard max(column, 0) < after else { return after }
         let rowStart = row * size.columns
+        let first = max(column, 0)
         codes.withUnsafeMutableBufferPointer { codes in
-            var x = column
-            for scalar in text {
-                if x >= after { break }
-                if x >= 0 { codes[rowStart + x] = UInt64(truncatingIfNeeded: scalar) | bits }
-                x += 1
+            // The clipped range is known, so the loop checks nothing per cell.
+            var index = text.index(text.startIndex, offsetBy: first - column)
+            for x in first..<after {
+                codes[rowStart + x] = UInt64(truncatingIfNeeded: text[index]) | bits
+                text.formIndex(after: &index)
             }
         }
         return after
+    }
+
+    /// Writes `number` right-aligned to end just before column `end`, spelling its digits straight into
+    /// the cells (right to left, as digits come), clipped to the screen.
+    mutating func write(_ number: FormattedNumber, endingAt end: Int, row: Int, style bits: UInt64) {
+        guard row >= 0, row < size.rows else { return }
+        let columns = size.columns
+        let rowStart = row * columns
+        codes.withUnsafeMutableBufferPointer { codes in
+            if end <= columns, end - number.width >= 0 {
+                // On screen whole, as table values always are: no check per digit.
+                var cell = codes.baseAddress! + rowStart + end
+                number.spellBackwards { scalar in
+                    cell -= 1
+                    cell.pointee = UInt64(scalar) | bits
+                }
+                return
+            }
+            var x = end
+            number.spellBackwards { scalar in
+                x -= 1
+                if x >= 0, x < columns { codes[rowStart + x] = UInt64(scalar) | bits }
+            }
+        }
     }
 
     /// Changes the style of the cells in one row range, keeping their characters.

@@ -48,6 +48,16 @@ public enum TerminalText {
     @discardableResult
     static func appendSanitizedCells(of s: String, to out: inout [UInt32]) -> Int {
         let start = out.count
+        let appended = s.utf8.withContiguousStorageIfAvailable { bytes in
+            // A lazy map over the bytes costs a dozen instructions a byte; symbols are most of a frame's text.
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+            out.reserveCapacity(out.count + bytes.count)
+            for byte in bytes { out.append(UInt32(byte)) }
+            return true
+        }
+        if appended == true {
+            return out.count - start
+        }
         if isPrintableASCII(s) {
             out.append(contentsOf: s.utf8.lazy.map(UInt32.init))
         } else {

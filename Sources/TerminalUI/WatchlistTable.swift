@@ -16,11 +16,11 @@ struct WatchlistTable {
         var texts = FormattedRows(capacity: visible.count)
         var looks: [RowLook] = []
         looks.reserveCapacity(visible.count)
-        // Rows are read in place: a copy of each costs a dozen reference counts.
+        // Rows are read in place, through a pointer: a copy of each costs a dozen reference counts.
         state.rows.withUnsafeBufferPointer { rows in
             for index in visible {
-                texts.append(rows[index], now: now)
-                looks.append(look(of: rows[index], at: index))
+                texts.append(rows.baseAddress! + index, now: now)
+                looks.append(look(of: rows.baseAddress! + index, at: index))
             }
         }
         let layout = ColumnLayout.fit(demand: demand(texts), width: buffer.size.columns)
@@ -40,9 +40,10 @@ struct WatchlistTable {
 
     // MARK: Content
 
-    /// The texts of the rows on screen, formatted once (to size the columns, then to draw them) into
-    /// one array of scalar values: a 1,000-row frame shows 7,000 numbers, and a String each cost
-    /// more than drawing the whole frame.
+    /// The texts of the rows on screen, prepared once to size the columns and then to draw them: names
+    /// as scalar values in one array, numbers as `FormattedNumber`s whose digits go straight into the
+    /// frame. A 1,000-row frame shows 7,000 numbers, and a String each cost more than drawing the
+    /// whole frame.
     private struct FormattedRows {
         static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age]
         /// Per row: the symbol, the broker's name, then one field per value column.
@@ -62,68 +63,77 @@ struct WatchlistTable {
             }
         }
 
-        /// A broker's glyph and name as cells, made once per broker rather than once per row.
-        private struct Brand {
-            var branding: ServiceBranding
-            var glyph: UInt32
-            var name: Range<Int>
-        }
 
+        /// The symbols and broker names.
         private(set) var scalars: [UInt32] = []
-        /// `fieldsPerRow` per row: where each text is in `scalars`; nil for a value the quote lacks.
-        private var bounds: [Range<Int>?] = []
-        private var brands: [Brand] = []
+        /// Two per row: where the symbol and the broker's name are in `scalars`.
+        private var bounds: [Range<Int>] = []
+        /// `valueColumns.count` per row; nil for a value the quote lacks.
+        private var numbers: [FormattedNumber?] = []
+        /// Per broker, made once rather than once per row: its branding, its glyph as one cell and where
+        /// its name is in `scalars`. Apart, so that reading a glyph or a name copies no strings.
+        private var brandings: [ServiceBranding] = []
+        private var brandGlyphs: [UInt32] = []
+        private var brandNames: [Range<Int>] = []
         private var glyphs: [UInt32] = []
         private var errors: [String?] = []
 
         init(capacity: Int) {
             scalars.reserveCapacity(capacity * 48)
-            bounds.reserveCapacity(capacity * Self.fieldsPerRow)
+            bounds.reserveCapacity(capacity * 2)
+            numbers.reserveCapacity(capacity * Self.valueColumns.count)
             glyphs.reserveCapacity(capacity)
             errors.reserveCapacity(capacity)
         }
 
         var count: Int { errors.count }
 
-        mutating func append(_ row: WatchlistRow, now: Date) {
-            var start = scalars.count
-            TerminalText.appendSanitizedCells(of: row.key.symbol, to: &scalars)
+        mutating func append(_ row: UnsafePointer<WatchlistRow>, now: Date) {
+            let start = scalars.count
+            TerminalText.appendSanitizedCells(of: row.pointee.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
-            let brand = brandIndex(row.branding)
-            bounds.append(brands[brand].name)
-            glyphs.append(brands[brand].glyph)
-            if let quote = row.quote {
-                let decimals = QuoteFormatting.decimals(forPrice: quote.last)
-                func field(_ format: (inout [UInt32]) -> Void) {
-                    start = scalars.count
-                    format(&scalars)
-                    bounds.append(start..<scalars.count)
-                }
-                field { QuoteFormatting.appendPrice(quote.last, to: &$0) }
-                if let change = quote.change { field { QuoteFormatting.appendChange(change, decimals: decimals, to: &$0) } } else { bounds.append(nil) }
-                if let percent = quote.changePercent { field { QuoteFormatting.appendPercent(percent, to: &$0) } } else { bounds.append(nil) }
-                if let bid = quote.bid { field { QuoteFormatting.appendPrice(bid, to: &$0) } } else { bounds.append(nil) }
-                if let ask = quote.ask { field { QuoteFormatting.appendPrice(ask, to: &$0) } } else { bounds.append(nil) }
-                if let volume = quote.volume { field { QuoteFormatting.appendVolume(volume, to: &$0) } } else { bounds.append(nil) }
-                field { QuoteFormatting.appendAge(since: quote.timestamp, now: now, to: &$0) }
+            let brand = brandIndex(row.pointee.branding)
+            bounds.append(brandNames[brand])
+            glyphs.append(brandGlyphs[brand])
+            // Field by field: a copy of the quote goes through Optional's generic value witnesses.
+            if let last = row.pointee.quote?.last, let timestamp = row.pointee.quote?.timestamp {
+                let decimals = QuoteFormatting.decimals(forPrice: last)
+                numbers.append(QuoteFormatting.priceNumber(last))
+                numbers.append((row.pointee.quote?.change).map { QuoteFormatting.changeNumber($0, decimals: decimals) })
+                numbers.append((row.pointee.quote?.changePercent).map(QuoteFormatting.percentNumber))
+                numbers.append((row.pointee.quote?.bid).map(QuoteFormatting.priceNumber))
+                numbers.append((row.pointee.quote?.ask).map(QuoteFormatting.priceNumber))
+                numbers.append((row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
+                numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now))
             } else {
-                bounds.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
+                numbers.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
             }
-            errors.append(row.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
+            errors.append(row.pointee.error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
         }
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
-            if let index = brands.firstIndex(where: { $0.branding == branding }) { return index }
+            // Read in place: `firstIndex(where:)` copies each branding (three strings).
+            let found = brandings.withUnsafeBufferPointer { brandings in
+                brandings.indices.first { brandings[$0] == branding }
+            }
+            if let found { return found }
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: branding.name, to: &scalars)
             let glyph = WatchlistTable.glyph(of: branding).unicodeScalars.first?.value ?? 0x2022
-            brands.append(Brand(branding: branding, glyph: glyph, name: start..<scalars.count))
-            return brands.count - 1
+            brandings.append(branding)
+            brandGlyphs.append(glyph)
+            brandNames.append(start..<scalars.count)
+            return brandings.count - 1
         }
 
-        /// Where a text of `row` is in `scalars`: a value column, `.symbol` or `.broker` (the name).
-        func range(_ column: ColumnLayout.Column, _ row: Int) -> Range<Int>? {
-            Self.field(of: column).flatMap { bounds[row * Self.fieldsPerRow + $0] }
+        /// Where the symbol of `row` is in `scalars`.
+        func symbol(_ row: Int) -> Range<Int> { bounds[row * 2] }
+        /// Where the broker's name of `row` is in `scalars`.
+        func brokerName(_ row: Int) -> Range<Int> { bounds[row * 2 + 1] }
+
+        /// The value of `row` in a value column.
+        func number(_ column: ColumnLayout.Column, _ row: Int) -> FormattedNumber? {
+            Self.field(of: column).flatMap { $0 >= 2 ? numbers[row * Self.valueColumns.count + $0 - 2] : nil }
         }
 
         func glyph(_ row: Int) -> UInt32 { glyphs[row] }
@@ -142,14 +152,16 @@ struct WatchlistTable {
         var isSelected: Bool
     }
 
-    private func look(of row: WatchlistRow, at index: Int) -> RowLook {
-        RowLook(
-            brand: CellCode.bits(palette.brand(row.branding.color)),
-            flash: isFlashing(row) ? palette.flash(direction: row.lastChangeDirection) : nil,
-            change: CellCode.bits(palette.trend(row.quote?.change ?? 0)),
-            changePercent: CellCode.bits(palette.trend(row.quote?.changePercent ?? 0)),
-            error: row.error == nil ? .plain : palette.rowError(transient: isReconnecting(row.branding.id)),
-            isStale: isStale(row),
+    private func look(of row: UnsafePointer<WatchlistRow>, at index: Int) -> RowLook {
+        let change = row.pointee.quote?.change ?? 0
+        let changePercent = row.pointee.quote?.changePercent ?? 0
+        return RowLook(
+            brand: CellCode.bits(palette.brand(row.pointee.branding.color)),
+            flash: isFlashing(since: row.pointee.lastChangeAt) ? palette.flash(direction: row.pointee.lastChangeDirection) : nil,
+            change: CellCode.bits(palette.trend(change)),
+            changePercent: CellCode.bits(palette.trend(changePercent)),
+            error: row.pointee.error == nil ? .plain : palette.rowError(transient: isReconnecting(row.pointee.branding.id)),
+            isStale: isStale(since: row.pointee.receivedAt),
             isSelected: index == state.selectedIndex)
     }
 
@@ -183,10 +195,10 @@ struct WatchlistTable {
         }
         var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
         for row in 0..<texts.count {
-            symbolWidth = max(symbolWidth, texts.range(.symbol, row)?.count ?? 0)
+            symbolWidth = max(symbolWidth, texts.symbol(row).count)
             for column in FormattedRows.valueColumns {
-                guard let value = texts.range(column, row), let field = FormattedRows.field(of: column) else { continue }
-                valueWidths[field] = max(valueWidths[field] ?? demand[column] ?? column.heading.count, value.count)
+                guard let value = texts.number(column, row), let field = FormattedRows.field(of: column) else { continue }
+                valueWidths[field] = max(valueWidths[field] ?? demand[column] ?? column.heading.count, value.width)
             }
         }
         demand[.symbol] = symbolWidth
@@ -229,17 +241,14 @@ struct WatchlistTable {
         _ offset: Int, texts: FormattedRows, scalars: UnsafeBufferPointer<UInt32>, look: RowLook, layout: ColumnLayout,
         numeric: [ColumnLayout.Placement], into buffer: inout ScreenBuffer, row: Int
     ) {
-        func text(_ column: ColumnLayout.Column) -> Slice<UnsafeBufferPointer<UInt32>>? {
-            texts.range(column, offset).map { scalars[$0] }
-        }
         for placement in layout.placements {
             switch placement.column {
             case .symbol:
-                drawTruncated(text(.symbol)!, in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
+                drawTruncated(scalars[texts.symbol(offset)], in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
             case .broker:
                 buffer.write(scalars: CollectionOfOne(texts.glyph(offset)), column: placement.x, row: row, style: look.brand)
                 if layout.brokerLabel == .glyphAndName {
-                    drawTruncated(text(.broker)!, in: placement.x + 2, width: placement.width - 2, style: 0, into: &buffer, row: row)
+                    drawTruncated(scalars[texts.brokerName(offset)], in: placement.x + 2, width: placement.width - 2, style: 0, into: &buffer, row: row)
                 }
             default:
                 continue
@@ -251,7 +260,7 @@ struct WatchlistTable {
             buffer.write(cells: cells, column: start, row: row, style: look.error)
         } else {
             for placement in numeric {
-                drawValue(text(placement.column), in: placement, look: look, into: &buffer, row: row)
+                drawValue(texts.number(placement.column, offset), in: placement, look: look, into: &buffer, row: row)
             }
         }
 
@@ -266,7 +275,7 @@ struct WatchlistTable {
     }
 
     private func drawValue(
-        _ value: Slice<UnsafeBufferPointer<UInt32>>?, in placement: ColumnLayout.Placement, look: RowLook,
+        _ value: FormattedNumber?, in placement: ColumnLayout.Placement, look: RowLook,
         into buffer: inout ScreenBuffer, row: Int
     ) {
         guard let value else {
@@ -288,8 +297,8 @@ struct WatchlistTable {
         default: style = 0
         }
         // Never cut a number: a clipped price is a wrong price.
-        if value.count <= placement.width {
-            buffer.write(scalars: value, column: placement.end - value.count, row: row, style: style)
+        if value.width <= placement.width {
+            buffer.write(value, endingAt: placement.end, row: row, style: style)
         } else {
             let hashes = repeatElement(UInt32(0x23), count: placement.width)  // "#"
             buffer.write(scalars: hashes, column: placement.end - hashes.count, row: row, style: style)
@@ -309,16 +318,16 @@ struct WatchlistTable {
         buffer.write(scalars: CollectionOfOne(TerminalText.ellipsis.unicodeScalars.first!.value), column: x, row: row, style: style)
     }
 
-    private func isFlashing(_ row: WatchlistRow) -> Bool {
-        guard let changedAt = row.lastChangeAt else { return false }
+    private func isFlashing(since changedAt: Date?) -> Bool {
+        guard let changedAt else { return false }
         return now.timeIntervalSince(changedAt) < state.highlightFor
     }
 
     /// In the left margin of a row whose last quote is older than `staleAfter` (see the help overlay).
     static let staleMark: Character = "~"
 
-    private func isStale(_ row: WatchlistRow) -> Bool {
-        guard let receivedAt = row.receivedAt else { return false }
+    private func isStale(since receivedAt: Date?) -> Bool {
+        guard let receivedAt else { return false }
         return now.timeIntervalSince(receivedAt) > state.staleAfter
     }
 
