@@ -152,8 +152,11 @@ struct HubStateMachine: Sendable {
             let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
             quotes[key] = quote
             failures[key] = nil
-            upstreams[id.broker]!.attempt = 0
-            upstreams[id.broker]!.hasDelivered = true
+            // Read before writing: this runs for every quote, and the write is needed once per connection.
+            if !upstreams[id.broker]!.hasDelivered || upstreams[id.broker]!.attempt != 0 {
+                upstreams[id.broker]!.attempt = 0
+                upstreams[id.broker]!.hasDelivered = true
+            }
             if upstreams[id.broker]!.state == .live { return [.publishQuote(key, quote)] }
             return markLive(id.broker) + [.publishQuote(key, quote)]
         case .symbolFailed(let symbol, let error):

@@ -53,7 +53,7 @@ struct BrokerAssembly {
     /// Whether a broker streams, and if the config asked for a stream it cannot have, why not (for a
     /// start-up note). Recordings hold HTTP exchanges only, so a recording or replaying run polls, as
     /// the README says; Tradier's sandbox has no streaming API.
-    static func streams(_ section: AppConfig.BrokerSection, environment: ServiceEnvironment, options: RunOptions) -> (Bool, note: String?) {
+    static func streamChoice(_ section: AppConfig.BrokerSection, environment: ServiceEnvironment, options: RunOptions) -> (streams: Bool, note: String?) {
         guard section.stream else { return (false, nil) }
         if options.replayDirectory != nil || options.recordDirectory != nil { return (false, nil) }
         if section.id == "tradier" && environment == .sandbox && section.streamURL == nil {
@@ -80,7 +80,7 @@ struct BrokerAssembly {
             let context = ServiceContext(environment: deployment, baseURLOverrides: overrides, servicer: servicer)
             func secret(_ key: String) -> String? { section.credential(key)?.resolved(in: environment) }
             func variable(_ key: String, _ fallback: String) -> String { section.credential(key)?.environmentVariable ?? fallback }
-            let (streams, note) = streams(section, environment: deployment, options: options)
+            let (streams, note) = streamChoice(section, environment: deployment, options: options)
             if let note { notes.append(note) }
 
             let quotes: any QuoteService
