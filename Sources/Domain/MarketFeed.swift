@@ -24,19 +24,27 @@ public struct MarketFeedSubscription: Sendable {
     /// Conflated batches. A slow reader skips intermediate values but always ends on the newest.
     /// The first batch replays what the feed has cached for the symbols. The stream finishes when
     /// `cancel` is called; cancelling the task that iterates it also ends the subscription.
-    public let updates: AsyncStream<MarketUpdate>
+    public let updates: MarketUpdates
     /// Replaces the followed symbols. Newly followed symbols replay from the cache at once.
     public let setSymbols: @Sendable (Set<String>) async -> Void
     public let cancel: @Sendable () async -> Void
 
     public init(
-        updates: AsyncStream<MarketUpdate>,
+        updates: MarketUpdates,
         setSymbols: @escaping @Sendable (Set<String>) async -> Void,
         cancel: @escaping @Sendable () async -> Void
     ) {
         self.updates = updates
         self.setSymbols = setSymbols
         self.cancel = cancel
+    }
+
+    public init(
+        updates: AsyncStream<MarketUpdate>,
+        setSymbols: @escaping @Sendable (Set<String>) async -> Void,
+        cancel: @escaping @Sendable () async -> Void
+    ) {
+        self.init(updates: MarketUpdates(updates), setSymbols: setSymbols, cancel: cancel)
     }
 }
 

@@ -148,23 +148,43 @@ struct HubStateMachine: Sendable {
         case .live:
             return markLive(id.broker)
         case .quote(let quote):
-            guard demand[quote.symbol] != nil else { return [] }
-            let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
-            quotes[key] = quote
-            failures[key] = nil
-            // Read before writing: this runs for every quote, and the write is needed once per connection.
-            if !upstreams[id.broker]!.hasDelivered || upstreams[id.broker]!.attempt != 0 {
-                upstreams[id.broker]!.attempt = 0
-                upstreams[id.broker]!.hasDelivered = true
+            switch receivedQuote(quote, from: id) {
+            case .ignored: return []
+            case .publish(let key, let becameLive):
+                let publish = Action.publishQuote(key, quote)
+                return becameLive ? [.publishBrokerState(broker: id.broker, .live), publish] : [publish]
             }
-            if upstreams[id.broker]!.state == .live { return [.publishQuote(key, quote)] }
-            return markLive(id.broker) + [.publishQuote(key, quote)]
         case .symbolFailed(let symbol, let error):
             guard demand[symbol] != nil else { return [] }
             let key = QuoteKey(brandID: id.broker, symbol: symbol)
             failures[key] = error
             return [.publishFailure(key, error)]
         }
+    }
+
+    /// What a quote asks of the hub: `upstreamReceived(.quote)` without an array of actions, because
+    /// this runs for every quote the hub takes in.
+    enum QuoteReceipt: Hashable, Sendable {
+        case ignored
+        /// Publish the quote under `key`; when `becameLive`, publish the broker's `.live` state first.
+        case publish(QuoteKey, becameLive: Bool)
+    }
+
+    mutating func receivedQuote(_ quote: CommonQuote, from id: UpstreamID) -> QuoteReceipt {
+        guard isCurrent(id), case .open = upstreams[id.broker]!.phase, demand[quote.symbol] != nil else {
+            return .ignored
+        }
+        let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
+        quotes[key] = quote
+        if !failures.isEmpty { failures[key] = nil }
+        // Read before writing: this runs for every quote, and the write is needed once per connection.
+        if !upstreams[id.broker]!.hasDelivered || upstreams[id.broker]!.attempt != 0 {
+            upstreams[id.broker]!.attempt = 0
+            upstreams[id.broker]!.hasDelivered = true
+        }
+        if upstreams[id.broker]!.state == .live { return .publish(key, becameLive: false) }
+        _ = markLive(id.broker)
+        return .publish(key, becameLive: true)
     }
 
     /// The session's event stream finished (`error == nil`) or threw.

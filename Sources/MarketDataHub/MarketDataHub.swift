@@ -51,7 +51,7 @@ public actor MarketDataHub: MarketFeed {
         run(machine.addSubscriber(id, symbols: symbols))
         let lease = SubscriberLease(mailbox: mailbox, hub: self)
         return MarketFeedSubscription(
-            updates: lease.updates(),
+            updates: MarketUpdates(source: lease),
             setSymbols: { symbols in await lease.hub.setSymbols(symbols, for: lease.mailbox.id) },
             cancel: { await lease.hub.removeSubscriber(lease.mailbox.id) }
         )
@@ -74,12 +74,27 @@ public actor MarketDataHub: MarketFeed {
     }
 
     private func opened(_ session: any QuoteStreamSession, as id: UpstreamID) {
+        // The reader holds the hub while the session is open; `shutdown()` closes every session.
         connections[id] = UpstreamConnection(
-            id: id, session: session,
-            onEvent: { [weak self] event in await self?.received(event, from: id) },
-            onEnd: { [weak self] error in await self?.ended(id, error: error) }
+            id: id, session: session, read: { events in await self.read(events, from: id) }
         )
         run(machine.upstreamOpened(id))
+    }
+
+    /// Every event of one session, read on the hub: `for await` here resumes on the hub's executor,
+    /// so a quote costs one wake-up of the hub rather than a reader task's and then the hub's.
+    private func read(_ events: AsyncThrowingStream<QuoteEvent, any Error>, from id: UpstreamID) async {
+        let end: BrokerError?
+        do {
+            for try await event in events { received(event, from: id) }
+            end = nil
+        } catch let error as BrokerError {
+            end = error
+        } catch {
+            end = .network(String(describing: error))
+        }
+        // Cancelled means the hub closed this session itself; it needs no report.
+        if !Task.isCancelled { ended(id, error: end) }
     }
 
     private func openFailed(_ id: UpstreamID, error: BrokerError) {
@@ -87,7 +102,17 @@ public actor MarketDataHub: MarketFeed {
     }
 
     private func received(_ event: QuoteEvent, from id: UpstreamID) {
-        run(machine.upstreamReceived(event, from: id))
+        guard case .quote(let quote) = event else {
+            run(machine.upstreamReceived(event, from: id))
+            return
+        }
+        switch machine.receivedQuote(quote, from: id) {
+        case .ignored:
+            break
+        case .publish(let key, let becameLive):
+            if becameLive { publishBrokerState(id.broker, .live) }
+            publish(quote, at: key)
+        }
     }
 
     private func ended(_ id: UpstreamID, error: BrokerError?) {
@@ -129,20 +154,28 @@ public actor MarketDataHub: MarketFeed {
                 unfollow(mailbox, keys: mailbox.followedKeys)
                 mailbox.finish()
             case .publishQuote(let key, let quote):
-                guard let delivery = deliveries[key] else { break }
-                delivery.slot.store(quote)
-                for mailbox in delivery.followers { mailbox.signal() }
+                publish(quote, at: key)
             case .publishFailure(let key, let failure):
                 guard let delivery = deliveries[key] else { break }
                 delivery.slot.store(failure)
                 for mailbox in delivery.followers { mailbox.signal() }
             case .publishBrokerState(let broker, let state):
-                guard let index = brokerIndex[broker] else { break }
-                // The machine knows only live; the footer tells a poll loop from a pushed stream.
-                board.set(state == .live && services[broker]?.isPolled == true ? .polling : state, at: index)
-                for mailbox in mailboxes.values { mailbox.signal() }
+                publishBrokerState(broker, state)
             }
         }
+    }
+
+    private func publish(_ quote: CommonQuote, at key: QuoteKey) {
+        guard let delivery = deliveries[key] else { return }
+        delivery.slot.store(quote)
+        for mailbox in delivery.followers { mailbox.signal() }
+    }
+
+    private func publishBrokerState(_ broker: String, _ state: BrokerConnectionState) {
+        guard let index = brokerIndex[broker] else { return }
+        // The machine knows only live; the footer tells a poll loop from a pushed stream.
+        board.set(state == .live && services[broker]?.isPolled == true ? .polling : state, at: index)
+        for mailbox in mailboxes.values { mailbox.signal() }
     }
 
     private func open(_ id: UpstreamID) {

@@ -7,7 +7,7 @@ import Domain
 /// cost is what a thousand single-symbol subscribers are made of.
 ///
 /// The hub holds the mailbox, never the lease, so dropping the subscription releases the lease.
-final class SubscriberLease: Sendable {
+final class SubscriberLease: MarketUpdateSource {
     let mailbox: SubscriberMailbox
     let hub: MarketDataHub
 
@@ -21,12 +21,13 @@ final class SubscriberLease: Sendable {
     }
 
     /// The consumer's batches: conflated, parked in the mailbox while nothing is owed.
-    func updates() -> AsyncStream<MarketUpdate> {
-        AsyncStream(
-            unfolding: { await self.mailbox.nextBatch() },
-            // A cancelled consumer is told here, whether or not it is parked.
-            onCancel: { self.consumerLeft() }
-        )
+    func nextUpdate(isolation actor: isolated (any Actor)?) async -> MarketUpdate? {
+        // Like `AsyncStream`: a cancelled consumer gets nothing more, even what is owed.
+        if Task.isCancelled {
+            consumerLeft()
+            return nil
+        }
+        return await mailbox.nextBatch(isolation: actor, consumerLeft: consumerLeft)
     }
 
     func consumerLeft() {

@@ -112,23 +112,31 @@ final class SubscriberMailbox: Sendable {
     }
 
     /// The consumer's side: the next non-empty batch, parking while nothing is owed; nil once the
-    /// stream has ended.
-    func nextBatch() async -> MarketUpdate? {
+    /// stream has ended. `consumerLeft` runs if the consumer's task is cancelled while parked.
+    func nextBatch(
+        isolation actor: isolated (any Actor)? = #isolation, consumerLeft: @escaping @Sendable () -> Void = {}
+    ) async -> MarketUpdate? {
         while true {
             let (isFinished, isCancelled) = waiter.withLock { ($0.isFinished, $0.isCancelled) }
             if isCancelled { return nil }
             if pending.load(ordering: .acquiring), let batch = takeBatch() { return batch }
             // Finished: whatever was owed has just been taken.
             if isFinished { return nil }
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let resumeNow = waiter.withLock { waiter in
-                    // `signal()` sets `pending` before it looks for a parked consumer, so checking it
-                    // under the lock here cannot miss a wake-up.
-                    if pending.load(ordering: .acquiring) || waiter.isFinished || waiter.isCancelled { return true }
-                    waiter.continuation = continuation
-                    return false
+            // The handler is installed only around the park: a consumer that finds a batch waiting
+            // pays for no cancellation record. Cancelled before this point, it runs at once.
+            await withTaskCancellationHandler {
+                await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
+                    let resumeNow = waiter.withLock { waiter in
+                        // `signal()` sets `pending` before it looks for a parked consumer, so checking
+                        // it under the lock here cannot miss a wake-up.
+                        if pending.load(ordering: .acquiring) || waiter.isFinished || waiter.isCancelled { return true }
+                        waiter.continuation = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
                 }
-                if resumeNow { continuation.resume() }
+            } onCancel: {
+                consumerLeft()
             }
         }
     }

@@ -1,7 +1,7 @@
 import Domain
 
 /// One open upstream session with the two tasks that talk to it: a reader that feeds its events to
-/// the hub, and a commander that runs subscribe, unsubscribe and close strictly in the order the
+/// the hub (on the hub's own executor), and a commander that runs subscribe, unsubscribe and close strictly in the order the
 /// hub asked, without the hub awaiting the broker.
 final class UpstreamConnection: Sendable {
     enum Command: Sendable {
@@ -15,11 +15,12 @@ final class UpstreamConnection: Sendable {
     private let commander: Task<Void, Never>
     private let reader: Task<Void, Never>
 
+    /// `read` consumes the session's events until they end; it runs on the hub, so each event
+    /// reaches the state machine without a hop from a reader task to the hub and back.
     init(
         id: HubStateMachine.UpstreamID,
         session: any QuoteStreamSession,
-        onEvent: @escaping @Sendable (QuoteEvent) async -> Void,
-        onEnd: @escaping @Sendable (BrokerError?) async -> Void
+        read: @escaping @Sendable (AsyncThrowingStream<QuoteEvent, any Error>) async -> Void
     ) {
         self.id = id
         let (stream, commands) = AsyncStream<Command>.makeStream()
@@ -35,19 +36,7 @@ final class UpstreamConnection: Sendable {
                 }
             }
         }
-        reader = Task {
-            let end: BrokerError?
-            do {
-                for try await event in session.events { await onEvent(event) }
-                end = nil
-            } catch let error as BrokerError {
-                end = error
-            } catch {
-                end = .network(String(describing: error))
-            }
-            // Cancelled means the hub closed this session itself; it needs no report.
-            if !Task.isCancelled { await onEnd(end) }
-        }
+        reader = Task { await read(session.events) }
     }
 
     deinit {

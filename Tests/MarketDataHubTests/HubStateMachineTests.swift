@@ -144,6 +144,21 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         #expect(machine.cachedQuote(key("alpha", "GOOG")) == nil)
     }
 
+    @Test func theQuoteFastPathSaysWhenABrokerBecomesLiveAndAgreesWithTheActions() {
+        var machine = openMachine(["AAPL"])
+        var twin = machine
+        let first = machine.receivedQuote(quote("AAPL", 1), from: alpha1)
+        #expect(first == .publish(key("alpha", "AAPL"), becameLive: true))
+        #expect(twin.upstreamReceived(.quote(quote("AAPL", 1)), from: alpha1)
+            == [.publishBrokerState(broker: "alpha", .live), .publishQuote(key("alpha", "AAPL"), quote("AAPL", 1))])
+        #expect(machine.receivedQuote(quote("AAPL", 2), from: alpha1) == .publish(key("alpha", "AAPL"), becameLive: false))
+        #expect(machine.state(of: "alpha") == .live)
+        #expect(machine.cachedQuote(key("alpha", "AAPL"))?.last == 2)
+        #expect(machine.receivedQuote(quote("GOOG", 1), from: alpha1) == .ignored)
+        #expect(machine.receivedQuote(quote("AAPL", 3), from: UpstreamID(broker: "alpha", generation: 0)) == .ignored)
+        #expect(machine.cachedQuote(key("alpha", "AAPL"))?.last == 2)
+    }
+
     @Test func cacheIsDroppedWhenDemandForASymbolEnds() {
         var machine = openMachine(["AAPL"])
         _ = machine.upstreamReceived(.quote(quote("AAPL", 1)), from: alpha1)
