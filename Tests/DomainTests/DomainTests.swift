@@ -40,6 +40,21 @@ import Testing
         #expect(keys.sorted().map(\.id) == ["a:AAPL", "b:AAPL", "a:MSFT"])
     }
 
+    @Test func keysAreEqualAndHashAlikeByTheirStringsAndPersistOnlyThem() throws {
+        let key = QuoteKey(brandID: "alpaca", symbol: "AAPL")
+        // Built from new strings, not copies, so the cached hash is computed afresh.
+        let same = QuoteKey(brandID: String("alpa" + "ca"), symbol: String("AA" + "PL"))
+        #expect(key == same && key.hashValue == same.hashValue)
+        #expect(key != QuoteKey(brandID: "alpaca", symbol: "AAPX"))
+        #expect(key != QuoteKey(brandID: "AAPL", symbol: "alpaca"))
+        #expect(Set([key, same, QuoteKey(brandID: "polygon", symbol: "AAPL")]).count == 2)
+        let json = try JSONEncoder().encode(key)
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: String])
+        #expect(object == ["brandID": "alpaca", "symbol": "AAPL"])
+        let decoded = try JSONDecoder().decode(QuoteKey.self, from: json)
+        #expect(decoded == key && [decoded: 1][key] == 1)
+    }
+
     @Test func brokerErrorsSayWhatHappenedAndWhetherRetryingHelps() {
         #expect(BrokerError.unauthorized(hint: "check TRADIER_TOKEN").description == "unauthorized, check TRADIER_TOKEN")
         #expect(BrokerError.rateLimited(retryAfter: 2.5).description == "rate limited, retry in 3s")
