@@ -78,6 +78,13 @@ final class WebSocketIOLoop {
             return
         }
         established(.success(()))
+        serve(over: transport!, firstFrameBytes: firstFrameBytes)
+    }
+
+    /// Serves an upgraded connection until it ends, then tears it down. `run` calls it after the
+    /// upgrade; tests call it directly with a scripted transport, to replay races deterministically.
+    func serve(over transport: any WebSocketTransport, firstFrameBytes: [UInt8]) {
+        self.transport = transport
         heartbeat = WebSocketHeartbeat(pingAfter: configuration.pingAfterIdle, pongTimeout: configuration.pongTimeout, now: elapsed)
         if !firstFrameBytes.isEmpty { received(firstFrameBytes[...]) }
         serve()
