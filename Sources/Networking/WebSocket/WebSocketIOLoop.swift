@@ -16,12 +16,6 @@ final class WebSocketIOLoop {
         case done
     }
 
-    private struct PendingWrite {
-        var bytes: [UInt8]
-        var offset = 0
-        var completion: WebSocketIOChannel.Completion?
-    }
-
     private let configuration: LiveWebSocketConnector.Options
     private let handshake: WebSocketHandshake
     private let endpointDescription: String
@@ -36,7 +30,7 @@ final class WebSocketIOLoop {
 
     private var transport: (any WebSocketTransport)?
     private var phase = Phase.open
-    private var pending: [PendingWrite] = []
+    private var outbox = WebSocketOutbox<WebSocketIOChannel.Completion>()
     private var closeReceived = false
     private var messagesFinished = false
     /// What the socket must become before a stalled read or write can continue (TLS may need either).
@@ -186,7 +180,7 @@ final class WebSocketIOLoop {
             guard phase != .done else { break }
 
             var wanted: Set<WebSocketTransportWait> = [readWait]
-            if !pending.isEmpty { wanted.insert(writeWait) }
+            if !outbox.isEmpty { wanted.insert(writeWait) }
             let deadline: ContinuousClock.Instant? = transport.hasBufferedInput ? .now : nextDeadline()
             let readiness = WebSocketPoller.wait(socket: transport.descriptor, for: wanted, wakeDescriptor: channel.wakePipe.readDescriptor, until: deadline)
             if readiness.readable || readiness.writable || readiness.failed || transport.hasBufferedInput {
@@ -208,7 +202,9 @@ final class WebSocketIOLoop {
         for request in channel.takeRequests() {
             switch request {
             case .send(let bytes, let completion):
-                pending.append(PendingWrite(bytes: bytes, completion: completion))
+                // Accepted by the channel before a close that started here (the peer's close, a
+                // protocol error) made it refuse sends: refused now, never written after the close.
+                outbox.appendData(bytes, completion: completion)?.resume(returning: .failure(Self.closingError))
             case .close(let frame):
                 guard phase == .open else { continue }
                 queue(.close(frame))
@@ -314,24 +310,30 @@ final class WebSocketIOLoop {
         phase = .done
     }
 
+    /// Queues a control frame. A close frame displaces the data frames not yet begun (see
+    /// `WebSocketOutbox`): their senders learn the message was not sent.
     private func queue(_ frame: WebSocketFrame) {
-        pending.append(PendingWrite(bytes: codec.encode(frame)))
+        if frame.opcode == .close {
+            for completion in outbox.startClose(codec.encode(frame)) {
+                completion.resume(returning: .failure(Self.closingError))
+            }
+        } else {
+            outbox.appendControl(codec.encode(frame))
+        }
     }
 
+    static let closingError = WebSocketError.network("connection closing; message not sent")
+
     private func flushWrites() {
-        while phase != .done, let transport, !pending.isEmpty {
+        while phase != .done, let transport, let unwritten = outbox.unwritten {
             do {
-                let offset = pending[0].offset
-                let progress = try pending[0].bytes.withUnsafeBytes { bytes in
-                    Result { () throws(WebSocketError) in try transport.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+                let progress = try unwritten.withUnsafeBytes { bytes in
+                    Result { () throws(WebSocketError) in try transport.write(bytes) }
                 }.get()
                 switch progress {
                 case .transferred(let count):
                     writeWait = .writable
-                    pending[0].offset += count
-                    if pending[0].offset == pending[0].bytes.count {
-                        pending.removeFirst().completion?.resume(returning: .success(()))
-                    }
+                    outbox.wrote(count)?.resume(returning: .success(()))
                 case .wouldBlock(let wait):
                     writeWait = wait
                     return
@@ -346,7 +348,7 @@ final class WebSocketIOLoop {
 
     /// Our echo or error close is on the wire: nothing is left to wait for.
     private func finishClosingIfFlushed() {
-        if case .closing(_, awaitingPeerClose: false) = phase, pending.isEmpty { phase = .done }
+        if case .closing(_, awaitingPeerClose: false) = phase, outbox.isEmpty { phase = .done }
     }
 
     private func checkDeadlines() {
@@ -378,12 +380,11 @@ final class WebSocketIOLoop {
     /// reached the kernel and releases everyone waiting in `close`.
     private func tearDown() {
         phase = .done
-        if closeReceived || !pending.isEmpty { transport?.shutdown() }
+        if closeReceived || !outbox.isEmpty { transport?.shutdown() }
         transport = nil
         finishMessages(throwing: nil)
         let (unserved, closeWaiters) = channel.end()
-        for write in pending { write.completion?.resume(returning: .failure(.network("connection closed"))) }
-        pending.removeAll()
+        for completion in outbox.removeAll() { completion.resume(returning: .failure(.network("connection closed"))) }
         for case .send(_, let completion) in unserved { completion.resume(returning: .failure(.network("connection closed"))) }
         for waiter in closeWaiters { waiter.resume() }
     }
