@@ -32,11 +32,12 @@ final class WebSocketIOLoop {
     private var phase = Phase.open
     private var outbox = WebSocketOutbox<WebSocketIOChannel.Completion>()
     private var closeReceived = false
-    private var messagesFinished = false
+    private var ending = WebSocketEnding()
     /// What the socket must become before a stalled read or write can continue (TLS may need either).
     private var readWait = WebSocketTransportWait.readable
     private var writeWait = WebSocketTransportWait.writable
     private static let readChunkSize = 64 * 1024
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WebSocketIOLoop.readChunkSize, alignment: 1)
 
     init(configuration: LiveWebSocketConnection.Configuration, channel: WebSocketIOChannel, messages: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation) {
         self.configuration = configuration.options
@@ -49,6 +50,10 @@ final class WebSocketIOLoop {
         codec = WebSocketFrameCodec(role: .client, maxFrameSize: configuration.options.maxFrameSize, maskingKeySource: configuration.maskingKeySource)
         assembler = WebSocketMessageAssembler(maxMessageSize: configuration.options.maxMessageSize)
         heartbeat = WebSocketHeartbeat(pingAfter: configuration.options.pingAfterIdle, pongTimeout: configuration.options.pongTimeout)
+    }
+
+    deinit {
+        readBuffer.deallocate()
     }
 
     /// Connects and upgrades, reports the outcome through `established`, then serves the connection
@@ -65,7 +70,7 @@ final class WebSocketIOLoop {
         do {
             firstFrameBytes = try establish()
         } catch {
-            finishMessages(throwing: error)
+            record(.failed(error))
             transport = nil
             tearDown()
             established(.failure(error))
@@ -171,8 +176,6 @@ final class WebSocketIOLoop {
     // MARK: - Serving
 
     private func serve() {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunkSize, alignment: 1)
-        defer { buffer.deallocate() }
         while phase != .done, let transport {
             takeRequests()
             flushWrites()
@@ -184,7 +187,7 @@ final class WebSocketIOLoop {
             let deadline: ContinuousClock.Instant? = transport.hasBufferedInput ? .now : nextDeadline()
             let readiness = WebSocketPoller.wait(socket: transport.descriptor, for: wanted, wakeDescriptor: channel.wakePipe.readDescriptor, until: deadline)
             if readiness.readable || readiness.writable || readiness.failed || transport.hasBufferedInput {
-                readAvailable(into: buffer)
+                readAvailable()
             }
             checkDeadlines()
         }
@@ -213,16 +216,19 @@ final class WebSocketIOLoop {
         }
     }
 
-    /// Reads until the socket has nothing more (bounded, so a flood cannot starve writes and deadlines).
-    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) {
-        for _ in 0..<16 {
+    /// Reads until the socket has nothing more, or `limit` chunks (so a flood cannot starve writes and
+    /// deadlines); nil reads all that already arrived.
+    private func readAvailable(limit: Int? = 16) {
+        var chunks = 0
+        while chunks != limit {
+            chunks += 1
             guard phase != .done, let transport else { return }
             do {
-                switch try transport.read(into: buffer) {
+                switch try transport.read(into: readBuffer) {
                 case .transferred(let count):
                     readWait = .readable
                     heartbeat.received(at: elapsed)
-                    received(UnsafeRawBufferPointer(rebasing: buffer[..<count])[...])
+                    received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])[...])
                 case .wouldBlock(let wait):
                     readWait = wait
                     return
@@ -253,7 +259,7 @@ final class WebSocketIOLoop {
     private func handle(_ event: WebSocketMessageAssembler.Event) {
         switch event {
         case .message(let message):
-            if !messagesFinished { messages.yield(message) }
+            if !ending.isReported { messages.yield(message) }
         case .ping(let payload):
             if phase == .open { queue(WebSocketFrame(opcode: .pong, payload: payload)) }
         case .pong:
@@ -272,11 +278,7 @@ final class WebSocketIOLoop {
             channel.stopAcceptingSends()
             // Redacted before it is cut: a secret split by the cut would no longer be recognised.
             let reason = WebSocketHandshake.redacted(close.reason, limit: 120, secretNames: secretNames, secretValues: secretValues)
-            if let code = close.code, code != WebSocketCloseFrame.normalClosure {
-                finishMessages(throwing: .closed(code: code, reason: reason))
-            } else {
-                finishMessages(throwing: nil)
-            }
+            record(.peerClosed(code: close.code, reason: reason))
             queue(.close(WebSocketCloseFrame(code: close.code)))
             phase = .closing(deadline: .now + configuration.closeTimeout, awaitingPeerClose: false)
         case .closing(_, awaitingPeerClose: true):
@@ -289,7 +291,7 @@ final class WebSocketIOLoop {
     /// The peer broke the protocol: say why in a close frame (1002, 1007 or 1009), then hang up.
     private func violated(_ error: WebSocketProtocolError) {
         channel.stopAcceptingSends()
-        finishMessages(throwing: .protocolViolation(error.detail))
+        record(.protocolViolation(error.detail))
         guard phase == .open else {
             phase = .done
             return
@@ -301,12 +303,26 @@ final class WebSocketIOLoop {
     /// EOF or a reset. Expected once a close handshake is under way; otherwise the connection was lost,
     /// possibly in the middle of a frame.
     private func peerHungUp() {
-        if case .open = phase { finishMessages(throwing: .network("connection lost")) }
+        if case .open = phase { record(.failed(.network("connection lost"))) }
         phase = .done
     }
 
     private func fail(_ error: WebSocketError) {
-        finishMessages(throwing: error)
+        record(.failed(error))
+        phase = .done
+    }
+
+    /// A write failed, which ends the connection. This is where the writer races the reader: poll() may
+    /// have woken us for a send while the peer's last words (a close frame with an auth-failure code, a
+    /// frame that breaks the protocol) were arriving, followed by a reset; writes come before reads in
+    /// each turn of `serve`, so the write fails on the reset with the peer's words still unread in the
+    /// kernel's buffer. They are read now, without waiting for more, and `WebSocketEnding` lets them
+    /// outrank the write failure.
+    private func writeFailed(_ error: WebSocketError) {
+        // As in `peerHungUp`: a reset is expected once a close handshake is under way.
+        let expected = if case .network = error { phase != .open } else { false }
+        if !expected { record(.failed(error)) }
+        readAvailable(limit: nil)
         phase = .done
     }
 
@@ -338,10 +354,10 @@ final class WebSocketIOLoop {
                     writeWait = wait
                     return
                 case .closed:
-                    peerHungUp()
+                    writeFailed(.network("connection lost"))
                 }
             } catch {
-                if case .network = error { peerHungUp() } else { fail(error) }
+                writeFailed(error)
             }
         }
     }
@@ -370,19 +386,24 @@ final class WebSocketIOLoop {
 
     // MARK: - Ending
 
-    private func finishMessages(throwing error: WebSocketError?) {
-        guard !messagesFinished else { return }
-        messagesFinished = true
-        if let error { messages.finish(throwing: error) } else { messages.finish() }
+    private func record(_ cause: WebSocketEnding.Cause) {
+        if let outcome = ending.record(cause) { report(outcome) }
     }
 
-    /// Closes the socket, ends `messages` (cleanly, if nothing failed before), fails sends that never
-    /// reached the kernel and releases everyone waiting in `close`.
+    private func report(_ outcome: WebSocketEnding.Outcome) {
+        switch outcome {
+        case .finished: messages.finish()
+        case .failed(let error): messages.finish(throwing: error)
+        }
+    }
+
+    /// Closes the socket, ends `messages` (unless the peer's word already did: see `WebSocketEnding`),
+    /// fails sends that never reached the kernel and releases everyone waiting in `close`.
     private func tearDown() {
         phase = .done
         if closeReceived || !outbox.isEmpty { transport?.shutdown() }
         transport = nil
-        finishMessages(throwing: nil)
+        if let outcome = ending.conclude() { report(outcome) }
         let (unserved, closeWaiters) = channel.end()
         for completion in outbox.removeAll() { completion.resume(returning: .failure(.network("connection closed"))) }
         for case .send(_, let completion) in unserved { completion.resume(returning: .failure(.network("connection closed"))) }
