@@ -37,6 +37,10 @@ final class WebSocketIOLoop {
     private var readWait = WebSocketTransportWait.readable
     private var writeWait = WebSocketTransportWait.writable
     private static let readChunkSize = 64 * 1024
+    /// 8 MiB: more than a socket's receive buffer holds by default on Linux (tcp_rmem's maximum is
+    /// 6 MiB), so everything the peer sent before a reset is read, yet a live peer still flooding us
+    /// cannot keep a failed connection's thread reading forever.
+    private static let readsAfterFailedWrite = 128
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WebSocketIOLoop.readChunkSize, alignment: 1)
 
     init(configuration: LiveWebSocketConnection.Configuration, channel: WebSocketIOChannel, messages: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation) {
@@ -217,8 +221,8 @@ final class WebSocketIOLoop {
     }
 
     /// Reads until the socket has nothing more, or `limit` chunks (so a flood cannot starve writes and
-    /// deadlines); nil reads all that already arrived.
-    private func readAvailable(limit: Int? = 16) {
+    /// deadlines).
+    private func readAvailable(limit: Int = 16) {
         var chunks = 0
         while chunks != limit {
             chunks += 1
@@ -322,7 +326,7 @@ final class WebSocketIOLoop {
         // As in `peerHungUp`: a reset is expected once a close handshake is under way.
         let expected = if case .network = error { phase != .open } else { false }
         if !expected { record(.failed(error)) }
-        readAvailable(limit: nil)
+        readAvailable(limit: Self.readsAfterFailedWrite)
         phase = .done
     }
 
