@@ -16,12 +16,6 @@ final class WebSocketIOLoop {
         case done
     }
 
-    private struct PendingWrite {
-        var bytes: [UInt8]
-        var offset = 0
-        var completion: WebSocketIOChannel.Completion?
-    }
-
     private let configuration: LiveWebSocketConnector.Options
     private let handshake: WebSocketHandshake
     private let endpointDescription: String
@@ -36,13 +30,18 @@ final class WebSocketIOLoop {
 
     private var transport: (any WebSocketTransport)?
     private var phase = Phase.open
-    private var pending: [PendingWrite] = []
+    private var outbox = WebSocketOutbox<WebSocketIOChannel.Completion>()
     private var closeReceived = false
-    private var messagesFinished = false
+    private var ending = WebSocketEnding()
     /// What the socket must become before a stalled read or write can continue (TLS may need either).
     private var readWait = WebSocketTransportWait.readable
     private var writeWait = WebSocketTransportWait.writable
     private static let readChunkSize = 64 * 1024
+    /// 8 MiB: more than a socket's receive buffer holds by default on Linux (tcp_rmem's maximum is
+    /// 6 MiB), so everything the peer sent before a reset is read, yet a live peer still flooding us
+    /// cannot keep a failed connection's thread reading forever.
+    private static let readsAfterFailedWrite = 128
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WebSocketIOLoop.readChunkSize, alignment: 1)
 
     init(configuration: LiveWebSocketConnection.Configuration, channel: WebSocketIOChannel, messages: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation) {
         self.configuration = configuration.options
@@ -55,6 +54,10 @@ final class WebSocketIOLoop {
         codec = WebSocketFrameCodec(role: .client, maxFrameSize: configuration.options.maxFrameSize, maskingKeySource: configuration.maskingKeySource)
         assembler = WebSocketMessageAssembler(maxMessageSize: configuration.options.maxMessageSize)
         heartbeat = WebSocketHeartbeat(pingAfter: configuration.options.pingAfterIdle, pongTimeout: configuration.options.pongTimeout)
+    }
+
+    deinit {
+        readBuffer.deallocate()
     }
 
     /// Connects and upgrades, reports the outcome through `established`, then serves the connection
@@ -71,13 +74,20 @@ final class WebSocketIOLoop {
         do {
             firstFrameBytes = try establish()
         } catch {
-            finishMessages(throwing: error)
+            record(.failed(error))
             transport = nil
             tearDown()
             established(.failure(error))
             return
         }
         established(.success(()))
+        serve(over: transport!, firstFrameBytes: firstFrameBytes)
+    }
+
+    /// Serves an upgraded connection until it ends, then tears it down. `run` calls it after the
+    /// upgrade; tests call it directly with a scripted transport, to replay races deterministically.
+    func serve(over transport: any WebSocketTransport, firstFrameBytes: [UInt8]) {
+        self.transport = transport
         heartbeat = WebSocketHeartbeat(pingAfter: configuration.pingAfterIdle, pongTimeout: configuration.pongTimeout, now: elapsed)
         if !firstFrameBytes.isEmpty { received(firstFrameBytes[...]) }
         serve()
@@ -170,8 +180,6 @@ final class WebSocketIOLoop {
     // MARK: - Serving
 
     private func serve() {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunkSize, alignment: 1)
-        defer { buffer.deallocate() }
         while phase != .done, let transport {
             takeRequests()
             flushWrites()
@@ -179,11 +187,11 @@ final class WebSocketIOLoop {
             guard phase != .done else { break }
 
             var wanted: Set<WebSocketTransportWait> = [readWait]
-            if !pending.isEmpty { wanted.insert(writeWait) }
+            if !outbox.isEmpty { wanted.insert(writeWait) }
             let deadline: ContinuousClock.Instant? = transport.hasBufferedInput ? .now : nextDeadline()
             let readiness = WebSocketPoller.wait(socket: transport.descriptor, for: wanted, wakeDescriptor: channel.wakePipe.readDescriptor, until: deadline)
             if readiness.readable || readiness.writable || readiness.failed || transport.hasBufferedInput {
-                readAvailable(into: buffer)
+                readAvailable()
             }
             checkDeadlines()
         }
@@ -201,7 +209,9 @@ final class WebSocketIOLoop {
         for request in channel.takeRequests() {
             switch request {
             case .send(let bytes, let completion):
-                pending.append(PendingWrite(bytes: bytes, completion: completion))
+                // Accepted by the channel before a close that started here (the peer's close, a
+                // protocol error) made it refuse sends: refused now, never written after the close.
+                outbox.appendData(bytes, completion: completion)?.resume(returning: .failure(Self.closingError))
             case .close(let frame):
                 guard phase == .open else { continue }
                 queue(.close(frame))
@@ -210,16 +220,19 @@ final class WebSocketIOLoop {
         }
     }
 
-    /// Reads until the socket has nothing more (bounded, so a flood cannot starve writes and deadlines).
-    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) {
-        for _ in 0..<16 {
+    /// Reads until the socket has nothing more, or `limit` chunks (so a flood cannot starve writes and
+    /// deadlines).
+    private func readAvailable(limit: Int = 16) {
+        var chunks = 0
+        while chunks != limit {
+            chunks += 1
             guard phase != .done, let transport else { return }
             do {
-                switch try transport.read(into: buffer) {
+                switch try transport.read(into: readBuffer) {
                 case .transferred(let count):
                     readWait = .readable
                     heartbeat.received(at: elapsed)
-                    received(UnsafeRawBufferPointer(rebasing: buffer[..<count])[...])
+                    received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])[...])
                 case .wouldBlock(let wait):
                     readWait = wait
                     return
@@ -250,7 +263,7 @@ final class WebSocketIOLoop {
     private func handle(_ event: WebSocketMessageAssembler.Event) {
         switch event {
         case .message(let message):
-            if !messagesFinished { messages.yield(message) }
+            if !ending.isReported { messages.yield(message) }
         case .ping(let payload):
             if phase == .open { queue(WebSocketFrame(opcode: .pong, payload: payload)) }
         case .pong:
@@ -269,11 +282,7 @@ final class WebSocketIOLoop {
             channel.stopAcceptingSends()
             // Redacted before it is cut: a secret split by the cut would no longer be recognised.
             let reason = WebSocketHandshake.redacted(close.reason, limit: 120, secretNames: secretNames, secretValues: secretValues)
-            if let code = close.code, code != WebSocketCloseFrame.normalClosure {
-                finishMessages(throwing: .closed(code: code, reason: reason))
-            } else {
-                finishMessages(throwing: nil)
-            }
+            record(.peerClosed(code: close.code, reason: reason))
             queue(.close(WebSocketCloseFrame(code: close.code)))
             phase = .closing(deadline: .now + configuration.closeTimeout, awaitingPeerClose: false)
         case .closing(_, awaitingPeerClose: true):
@@ -286,7 +295,7 @@ final class WebSocketIOLoop {
     /// The peer broke the protocol: say why in a close frame (1002, 1007 or 1009), then hang up.
     private func violated(_ error: WebSocketProtocolError) {
         channel.stopAcceptingSends()
-        finishMessages(throwing: .protocolViolation(error.detail))
+        record(.protocolViolation(error.detail))
         guard phase == .open else {
             phase = .done
             return
@@ -298,48 +307,68 @@ final class WebSocketIOLoop {
     /// EOF or a reset. Expected once a close handshake is under way; otherwise the connection was lost,
     /// possibly in the middle of a frame.
     private func peerHungUp() {
-        if case .open = phase { finishMessages(throwing: .network("connection lost")) }
+        if case .open = phase { record(.failed(.network("connection lost"))) }
         phase = .done
     }
 
     private func fail(_ error: WebSocketError) {
-        finishMessages(throwing: error)
+        record(.failed(error))
         phase = .done
     }
 
-    private func queue(_ frame: WebSocketFrame) {
-        pending.append(PendingWrite(bytes: codec.encode(frame)))
+    /// A write failed, which ends the connection. This is where the writer races the reader: poll() may
+    /// have woken us for a send while the peer's last words (a close frame with an auth-failure code, a
+    /// frame that breaks the protocol) were arriving, followed by a reset; writes come before reads in
+    /// each turn of `serve`, so the write fails on the reset with the peer's words still unread in the
+    /// kernel's buffer. They are read now, without waiting for more, and `WebSocketEnding` lets them
+    /// outrank the write failure.
+    private func writeFailed(_ error: WebSocketError) {
+        // As in `peerHungUp`: a reset is expected once a close handshake is under way.
+        let expected = if case .network = error { phase != .open } else { false }
+        if !expected { record(.failed(error)) }
+        readAvailable(limit: Self.readsAfterFailedWrite)
+        phase = .done
     }
 
+    /// Queues a control frame. A close frame displaces the data frames not yet begun (see
+    /// `WebSocketOutbox`): their senders learn the message was not sent.
+    private func queue(_ frame: WebSocketFrame) {
+        if frame.opcode == .close {
+            for completion in outbox.startClose(codec.encode(frame)) {
+                completion.resume(returning: .failure(Self.closingError))
+            }
+        } else {
+            outbox.appendControl(codec.encode(frame))
+        }
+    }
+
+    static let closingError = WebSocketError.network("connection closing; message not sent")
+
     private func flushWrites() {
-        while phase != .done, let transport, !pending.isEmpty {
+        while phase != .done, let transport, let unwritten = outbox.unwritten {
             do {
-                let offset = pending[0].offset
-                let progress = try pending[0].bytes.withUnsafeBytes { bytes in
-                    Result { () throws(WebSocketError) in try transport.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+                let progress = try unwritten.withUnsafeBytes { bytes in
+                    Result { () throws(WebSocketError) in try transport.write(bytes) }
                 }.get()
                 switch progress {
                 case .transferred(let count):
                     writeWait = .writable
-                    pending[0].offset += count
-                    if pending[0].offset == pending[0].bytes.count {
-                        pending.removeFirst().completion?.resume(returning: .success(()))
-                    }
+                    outbox.wrote(count)?.resume(returning: .success(()))
                 case .wouldBlock(let wait):
                     writeWait = wait
                     return
                 case .closed:
-                    peerHungUp()
+                    writeFailed(.network("connection lost"))
                 }
             } catch {
-                if case .network = error { peerHungUp() } else { fail(error) }
+                writeFailed(error)
             }
         }
     }
 
     /// Our echo or error close is on the wire: nothing is left to wait for.
     private func finishClosingIfFlushed() {
-        if case .closing(_, awaitingPeerClose: false) = phase, pending.isEmpty { phase = .done }
+        if case .closing(_, awaitingPeerClose: false) = phase, outbox.isEmpty { phase = .done }
     }
 
     private func checkDeadlines() {
@@ -361,22 +390,26 @@ final class WebSocketIOLoop {
 
     // MARK: - Ending
 
-    private func finishMessages(throwing error: WebSocketError?) {
-        guard !messagesFinished else { return }
-        messagesFinished = true
-        if let error { messages.finish(throwing: error) } else { messages.finish() }
+    private func record(_ cause: WebSocketEnding.Cause) {
+        if let outcome = ending.record(cause) { report(outcome) }
     }
 
-    /// Closes the socket, ends `messages` (cleanly, if nothing failed before), fails sends that never
-    /// reached the kernel and releases everyone waiting in `close`.
+    private func report(_ outcome: WebSocketEnding.Outcome) {
+        switch outcome {
+        case .finished: messages.finish()
+        case .failed(let error): messages.finish(throwing: error)
+        }
+    }
+
+    /// Closes the socket, ends `messages` (unless the peer's word already did: see `WebSocketEnding`),
+    /// fails sends that never reached the kernel and releases everyone waiting in `close`.
     private func tearDown() {
         phase = .done
-        if closeReceived || !pending.isEmpty { transport?.shutdown() }
+        if closeReceived || !outbox.isEmpty { transport?.shutdown() }
         transport = nil
-        finishMessages(throwing: nil)
+        if let outcome = ending.conclude() { report(outcome) }
         let (unserved, closeWaiters) = channel.end()
-        for write in pending { write.completion?.resume(returning: .failure(.network("connection closed"))) }
-        pending.removeAll()
+        for completion in outbox.removeAll() { completion.resume(returning: .failure(.network("connection closed"))) }
         for case .send(_, let completion) in unserved { completion.resume(returning: .failure(.network("connection closed"))) }
         for waiter in closeWaiters { waiter.resume() }
     }
