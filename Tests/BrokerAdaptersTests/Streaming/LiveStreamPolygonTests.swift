@@ -17,10 +17,7 @@ import TestSupport
 
     /// A session that reported `.live`, with its events being read.
     static func liveSession(_ peer: PythonPeer) async throws -> (any QuoteStreamSession, StreamSessionTestEvents) {
-        let session = try await service(peer).openSession()
-        let events = StreamSessionTestEvents(session)
-        #expect(try await events.next() == .event(.live))
-        return (session, events)
+        try await LiveStreamSessionClient.live(service(peer))
     }
 
     @Test func quotesForEverySubscribedSymbolCarryTheFixturePricesAndStopAfterUnsubscribe() async throws {
@@ -92,29 +89,8 @@ import TestSupport
     }
 
     @Test func aServerThatGoesAwayFailsTheSessionRetryablyAndARestartedOneQuotesEverySymbolAgain() async throws {
-        let peer = try await LiveStreamFixture.start("polygon")
-        let (session, events) = try await Self.liveSession(peer)
-        await session.subscribe(["AAPL", "MSFT"])
-        var others: [StreamSessionTestOutcome] = []
-        _ = try await LiveStreamFixture.prices(from: events, each: ["AAPL", "MSFT"], count: 2, others: &others)
-
-        peer.stop()
-        let outcome = try await LiveStreamFixture.nextNonQuote(from: events, timeout: .seconds(2))
-        guard case .failed(let error) = outcome, case .network = error else {
-            Issue.record("expected a network failure, got \(String(describing: outcome))")
-            return
+        try await LiveStreamRestart.run("polygon") { peer, symbols in
+            try await LiveStreamSessionClient(Self.liveSession(peer), subscribing: symbols)
         }
-        #expect(!error.isPermanent, "\(error) must be retryable")
-        await session.close()
-
-        let restarted = try await LiveStreamFixture.start("polygon", port: peer.port)
-        let (resumed, resumedEvents) = try await Self.liveSession(restarted)
-        // What the hub resubscribes after a reconnect: the old symbols and NVDA, added while the server was down.
-        await resumed.subscribe(["AAPL", "MSFT", "NVDA"])
-        let prices = try await LiveStreamFixture.prices(from: resumedEvents, each: ["AAPL", "MSFT", "NVDA"], count: 3, others: &others)
-        for symbol in ["AAPL", "MSFT", "NVDA"] {
-            #expect(prices[symbol] == LiveStreamFixture.prices(symbol, count: 3), "\(symbol) resumes from its first tick")
-        }
-        await resumed.close()
     }
 }
