@@ -23,9 +23,8 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
     static let symbolLimit = "Alpaca's symbol limit for your plan is reached: remove symbols from the watchlist"
 
     private(set) var phase = Phase.awaitingConnected
-    /// What the hub wants and Alpaca has not refused; sent once live, and the filter for events (an
-    /// unsubscribed symbol can still deliver a few buffered data points).
-    private(set) var subscribed: Set<String> = []
+    /// What the hub wants and Alpaca has not refused, sent once live, and the merged quotes of those symbols.
+    private var book = StreamSubscribedQuoteBook()
     /// Oldest first. Alpaca answers every subscribe and unsubscribe, in order, with a `subscription` list
     /// or an error; a 405 names no symbols, so this is how the refused batch is found.
     private(set) var pending: [Request] = []
@@ -33,7 +32,8 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
     private let secretKey: String
     private let credentialHint: String
     private let feed: String
-    private var book = StreamQuoteBook()
+
+    var subscribed: Set<String> { book.symbols }
 
     init(keyID: String, secretKey: String, credentialHint: String, feed: String) {
         self.keyID = keyID
@@ -66,31 +66,22 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
             case .subscription:
                 if !pending.isEmpty { pending.removeFirst() }
             case .trade(let symbol, let price, let timestamp):
-                guard phase == .live, subscribed.contains(symbol),
-                      let quote = book.trade(symbol, price: price, at: timestamp)
-                else { continue }
-                actions.append(.emit(.quote(quote)))
+                if phase == .live { actions += book.trade(symbol, price: price, at: timestamp) }
             case .quote(let symbol, let bid, let ask, let timestamp):
-                guard phase == .live, subscribed.contains(symbol),
-                      let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp)
-                else { continue }
-                actions.append(.emit(.quote(quote)))
+                if phase == .live { actions += book.quote(symbol, bid: bid, ask: ask, at: timestamp) }
             }
         }
         return actions
     }
 
     mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
-        let added = symbols.subtracting(subscribed)
-        subscribed.formUnion(added)
+        let added = book.add(symbols)
         guard phase == .live, !added.isEmpty else { return [] }
         return [sendSubscribe(added)]
     }
 
     mutating func unsubscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
-        let removed = symbols.intersection(subscribed)
-        subscribed.subtract(removed)
-        book.remove(removed)
+        let removed = book.remove(symbols)
         guard phase == .live, !removed.isEmpty else { return [] }
         pending.append(.unsubscribe)
         return [.send(Self.message("unsubscribe", removed))]
@@ -110,10 +101,7 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
     /// 405: the oldest unanswered subscribe was refused whole; the earlier subscriptions stay.
     private mutating func refuseOldestRequest() -> [StreamSessionAction] {
         guard !pending.isEmpty, case .subscribe(let symbols) = pending.removeFirst() else { return [] }
-        let refused = symbols.intersection(subscribed)
-        subscribed.subtract(refused)
-        book.remove(refused)
-        return refused.sorted().map { .emit(.symbolFailed($0, .limitExceeded(Self.symbolLimit))) }
+        return book.remove(symbols).sorted().map { .emit(.symbolFailed($0, .limitExceeded(Self.symbolLimit))) }
     }
 
     /// The session-ending error for an error code other than 405.

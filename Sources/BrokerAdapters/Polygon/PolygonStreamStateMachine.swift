@@ -16,12 +16,12 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
     static let connectionLimit = "Polygon allows one connection per asset class: close the other session"
 
     private(set) var phase = Phase.awaitingConnected
-    /// What the hub wants; sent once live, and the filter for events (an unsubscribed symbol can still
-    /// deliver a few buffered events).
-    private(set) var subscribed: Set<String> = []
+    /// What the hub wants, sent once live, and the merged quotes of those symbols.
+    private var book = StreamSubscribedQuoteBook()
     private let apiKey: String
     private let credentialHint: String
-    private var book = StreamQuoteBook()
+
+    var subscribed: Set<String> { book.symbols }
 
     init(apiKey: String, credentialHint: String) {
         self.apiKey = apiKey
@@ -62,31 +62,22 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
                     continue
                 }
             case .trade(let symbol, let price, let timestamp):
-                guard phase == .live, subscribed.contains(symbol),
-                      let quote = book.trade(symbol, price: price, at: timestamp)
-                else { continue }
-                actions.append(.emit(.quote(quote)))
+                if phase == .live { actions += book.trade(symbol, price: price, at: timestamp) }
             case .quote(let symbol, let bid, let ask, let timestamp):
-                guard phase == .live, subscribed.contains(symbol),
-                      let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp)
-                else { continue }
-                actions.append(.emit(.quote(quote)))
+                if phase == .live { actions += book.quote(symbol, bid: bid, ask: ask, at: timestamp) }
             }
         }
         return actions
     }
 
     mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
-        let added = symbols.subtracting(subscribed)
-        subscribed.formUnion(added)
+        let added = book.add(symbols)
         guard phase == .live, !added.isEmpty else { return [] }
         return [.send(Self.message("subscribe", added))]
     }
 
     mutating func unsubscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
-        let removed = symbols.intersection(subscribed)
-        subscribed.subtract(removed)
-        book.remove(removed)
+        let removed = book.remove(symbols)
         guard phase == .live, !removed.isEmpty else { return [] }
         return [.send(Self.message("unsubscribe", removed))]
     }

@@ -11,15 +11,15 @@ import TestSupport
         try await LiveStreamRawSocket(LiveStreamFixture.webSocketURL(peer, "/?token=\(token)"))
     }
 
-    /// Reads trade messages until `count` trades of `symbol` have arrived; returns those trades.
-    static func trades(of symbol: String, count: Int, from socket: LiveStreamRawSocket) async throws -> [[String: Any]] {
-        var trades: [[String: Any]] = []
-        while trades.count < count {
-            let message = try await socket.nextObject()
-            guard message["type"] as? String == "trade", let data = message["data"] as? [[String: Any]] else { continue }
-            trades += data.filter { $0["s"] as? String == symbol }
+    /// The trades of a `trade` message; other messages (pings, errors) carry none.
+    @Sendable static func trades(_ message: [String: Any]) throws -> [(symbol: String, price: Double?)] {
+        guard message["type"] as? String == "trade", let data = message["data"] as? [[String: Any]] else { return [] }
+        return try data.map { trade in
+            guard let symbol = trade["s"] as? String, let price = trade["p"] as? Double else {
+                throw LiveStreamFixture.Failure(description: "a trade without a symbol or price: \(trade)")
+            }
+            return (symbol: symbol, price: price)
         }
-        return Array(trades.prefix(count))
     }
 
     @Test func aBadTokenIsRefusedOnTheUpgradeWith401() async throws {
@@ -82,18 +82,10 @@ import TestSupport
     }
 
     @Test func aStoppedServerEndsTheConnectionAndARestartedOneTradesAgain() async throws {
-        let peer = try await LiveStreamFixture.start("finnhub")
-        let socket = try await Self.connect(peer)
-        try await socket.send(#"{"type":"subscribe","symbol":"AAPL"}"#)
-        _ = try await Self.trades(of: "AAPL", count: 1, from: socket)
-        peer.stop()
-        #expect(try await socket.end() != nil)
-
-        let restarted = try await LiveStreamFixture.start("finnhub", port: peer.port)
-        let resumed = try await Self.connect(restarted)
-        for symbol in ["AAPL", "NVDA"] { try await resumed.send(#"{"type":"subscribe","symbol":"\#(symbol)"}"#) }
-        let nvda = try await Self.trades(of: "NVDA", count: 2, from: resumed)
-        #expect(nvda.map { $0["p"] as? Double } == LiveStreamFixture.prices("NVDA", count: 2))
-        await resumed.close()
+        try await LiveStreamRestart.run("finnhub") { peer, symbols in
+            let socket = try await Self.connect(peer)
+            for symbol in symbols.sorted() { try await socket.send(#"{"type":"subscribe","symbol":"\#(symbol)"}"#) }
+            return LiveStreamRawClient(socket, trades: Self.trades)
+        }
     }
 }

@@ -61,20 +61,19 @@ import TestSupport
     }
 
     @Test func aStoppedServerEndsTheConnectionAndARestartedOneStreamsAgain() async throws {
-        let peer = try await LiveStreamFixture.start("tradier")
-        let socket = try await Self.connect(peer)
-        try await socket.send(Self.payload(["AAPL"]))
-        #expect(try await socket.nextObject()["symbol"] as? String == "AAPL")
-        peer.stop()
-        #expect(try await socket.end() != nil)
+        try await LiveStreamRestart.run("tradier") { peer, symbols in
+            let socket = try await Self.connect(peer)
+            try await socket.send(Self.payload(symbols.sorted()))
+            return LiveStreamRawClient(socket, trades: Self.trades)
+        }
+    }
 
-        let restarted = try await LiveStreamFixture.start("tradier", port: peer.port)
-        let resumed = try await Self.connect(restarted)
-        try await resumed.send(Self.payload(["AAPL", "NVDA"]))
-        var symbols: Set<String> = []
-        while symbols.count < 2 { symbols.insert(try await resumed.nextObject()["symbol"] as? String ?? "?") }
-        #expect(symbols == ["AAPL", "NVDA"])
-        await resumed.close()
+    /// A frame's symbol, with its price when it is a trade (`price` is a string on this stream). Every
+    /// frame of a running stream names a symbol.
+    @Sendable static func trades(_ frame: [String: Any]) throws -> [(symbol: String, price: Double?)] {
+        guard let symbol = frame["symbol"] as? String else { throw LiveStreamFixture.Failure(description: "a frame of no symbol: \(frame)") }
+        let price = frame["type"] as? String == "trade" ? (frame["price"] as? String).flatMap(Double.init) : nil
+        return [(symbol: symbol, price: price)]
     }
 
     /// The `date` field of a trade frame (the wall clock, so not fixed).

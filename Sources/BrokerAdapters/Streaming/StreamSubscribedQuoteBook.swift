@@ -1,0 +1,38 @@
+import Domain
+import Foundation
+
+/// A `StreamQuoteBook` kept for the symbols a stream is subscribed to, for streams that name each event
+/// by the hub's own symbol (Polygon, Alpaca). Events of other symbols are dropped, since an unsubscribed
+/// symbol can still deliver a few buffered events; an unsubscribed symbol's merged quote is forgotten, so
+/// a later subscription starts fresh.
+struct StreamSubscribedQuoteBook: Sendable {
+    private(set) var symbols: Set<String> = []
+    private var book = StreamQuoteBook()
+
+    /// Subscribes `symbols`; returns those that were not subscribed yet.
+    mutating func add(_ symbols: Set<String>) -> Set<String> {
+        let added = symbols.subtracting(self.symbols)
+        self.symbols.formUnion(added)
+        return added
+    }
+
+    /// Unsubscribes `symbols`; returns those that were subscribed.
+    mutating func remove(_ symbols: Set<String>) -> Set<String> {
+        let removed = symbols.intersection(self.symbols)
+        self.symbols.subtract(removed)
+        book.remove(removed)
+        return removed
+    }
+
+    /// The merged quote to emit after a trade, if its symbol is subscribed and the book takes the price.
+    mutating func trade(_ symbol: String, price: Double, at timestamp: Date) -> [StreamSessionAction] {
+        guard symbols.contains(symbol), let quote = book.trade(symbol, price: price, at: timestamp) else { return [] }
+        return [.emit(.quote(quote))]
+    }
+
+    /// The merged quote to emit after a bid/ask update, if its symbol is subscribed and a `last` is known.
+    mutating func quote(_ symbol: String, bid: Double?, ask: Double?, at timestamp: Date) -> [StreamSessionAction] {
+        guard symbols.contains(symbol), let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp) else { return [] }
+        return [.emit(.quote(quote))]
+    }
+}
