@@ -18,7 +18,10 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
     private let reader: Task<Void, Never>
     private let writer: Task<Void, Never>
 
-    init(connection: any WebSocketConnection, machine: Machine) {
+    /// How long a failed send waits for the reader to say why the connection ended (see the writer).
+    static var defaultWriteFailureGrace: Duration { .seconds(2) }
+
+    init(connection: any WebSocketConnection, machine: Machine, writeFailureGrace: Duration = defaultWriteFailureGrace) {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, throwing: (any Error).self)
         let (outbox, outboxContinuation) = AsyncStream.makeStream(of: Outgoing.self)
         continuation.onTermination = { _ in
@@ -35,7 +38,20 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
                     do throws(WebSocketError) {
                         try await connection.send(.text(text))
                     } catch {
-                        core.end(.network("\(name) stream: \(error)"))
+                        let failure = BrokerError.network("\(name) stream: \(error)")
+                        // A refused message leaves the connection open: this is the whole story.
+                        if case .protocolViolation = error {
+                            core.end(failure)
+                            continue
+                        }
+                        // Otherwise the connection is ending, and the reader is about to hear why from
+                        // `messages`: the broker's close code or its error message, which say far more than
+                        // "broken pipe" (an auth failure is permanent; a write error would be retried). The
+                        // write error ends the session only if the reader has not within the grace period.
+                        Task {
+                            try? await Task.sleep(for: writeFailureGrace)
+                            core.end(failure)
+                        }
                     }
                 case .close:
                     await connection.close(code: 1000, reason: "")

@@ -17,6 +17,7 @@ final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Se
         var url: URL?
         var headers: [String: String] = [:]
         var closeCode: UInt16?
+        var sendError: WebSocketError?
     }
 
     /// `connectError`: `connect` fails with it instead.
@@ -43,7 +44,9 @@ final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Se
             sent.put("<binary>")
             return
         }
+        // A failing send is still read by `nextSent`: the test sees the attempt.
         sent.put(text)
+        if let error = record.withLock({ $0.sendError }) { throw error }
     }
 
     func close(code: UInt16, reason: String) async {
@@ -70,6 +73,12 @@ final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Se
     /// The connection breaks.
     func serverDrops(_ error: WebSocketError) {
         server.finish(throwing: error)
+    }
+
+    /// Every send from now on fails with `error` (after `nextSent` has it), as on a connection that is
+    /// going away.
+    func sendsFail(with error: WebSocketError) {
+        record.withLock { $0.sendError = error }
     }
 
     /// The next message the client sent; nil once it closed the connection and everything was read.
