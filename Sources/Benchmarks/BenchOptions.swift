@@ -16,11 +16,14 @@ struct BenchOptions: Sendable {
     var rates: [Double] = []
     /// Hub designs to run ("ours", "reference"); empty = both.
     var designs: [String] = []
+    /// Deliveries per lockstep fan-out run; two callgrind runs that differ only here give the
+    /// instructions per delivery without set-up and tear-down.
+    var fanOutDeliveries: Int?
 
     static let usage = """
         usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup] [--out PATH] [--commonbroker PATH]
-                          [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,slow,memory]
-                          [--rates 100,1000,10000] [--designs ours,reference]
+                          [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,fanout,slow,memory]
+                          [--rates 100,1000,10000] [--designs ours,reference] [--fanout-deliveries N]
         """
 
     static func parse(_ arguments: [String]) -> BenchOptions {
@@ -38,6 +41,7 @@ struct BenchOptions: Sendable {
             case "--hub-scenarios": options.hubScenarios = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
             case "--rates": options.rates = (rest.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }
             case "--designs": options.designs = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+            case "--fanout-deliveries": options.fanOutDeliveries = rest.popFirst().flatMap { Int($0) }
             case "--commonbroker": options.commonbroker = rest.popFirst() ?? options.commonbroker
             default:
                 print(usage)

@@ -92,6 +92,25 @@ struct BenchReport {
             lines.append("  CPU/delivery: the process's CPU time (all threads) per quote that reached a subscriber; steadier than wall time on a busy machine.")
             lines.append("")
 
+            if shapes.contains(where: { measured("hub.\($0).ours.fanOut.") }) {
+                lines.append("Hub, lockstep fan-out (one quote at a time, each to every subscriber before the next)")
+                let fanOutWidths = [8, 22, 22, 16, 10]
+                lines.append(row(["shape", "CPU/delivery o / r", "to last subscriber o", "… r (p50/p99)", "CPU r/o"], fanOutWidths))
+                for shape in shapes where measured("hub.\(shape).ours.fanOut.") {
+                    func cpu(_ design: String) -> Double? { median("hub.\(shape).\(design).fanOut.cpuNanosecondsPerDelivery") }
+                    func last(_ design: String) -> String {
+                        [median("hub.\(shape).\(design).fanOut.p50Microseconds"), median("hub.\(shape).\(design).fanOut.p99Microseconds")]
+                            .map { cell($0, Format.microseconds) }.joined(separator: " / ")
+                    }
+                    let perDelivery = ["ours", "reference"].map { cell(cpu($0), { String(format: "%.2f µs", $0 / 1_000) }) }
+                        .joined(separator: " / ")
+                    lines.append(row([shape, perDelivery, last("ours"), last("reference"),
+                                      cell(cpu("ours").flatMap { o in cpu("reference").map { $0 / o } }, Format.ratio)], fanOutWidths))
+                }
+                lines.append("  CPU/delivery: process CPU per (quote, subscriber) with no backlog; under callgrind, instructions are the repeatable measure.")
+                lines.append("")
+            }
+
             lines.append("Hub, slow subscriber (1 ms per wake-up, producer at 10k quotes/s for ~1 s)")
             let slowWidths = [34, 16, 16]
             lines.append(row(["", "ours", "reference"], slowWidths))

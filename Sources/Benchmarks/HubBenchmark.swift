@@ -4,13 +4,15 @@ import MarketDataHub
 /// Our hub against the reference, on the same producer, shapes and rates.
 struct HubBenchmark: Sendable {
     enum Scenario: String, Sendable, CaseIterable {
-        case ingest, latency, slow, memory
+        case ingest, latency, fanout, slow, memory
     }
 
     var runs = 3
     var ingestWindow: Duration = .milliseconds(1500)
     var latencyWindow: Duration = .seconds(1)
     var rates: [Double] = [100, 1_000, 10_000]
+    /// Deliveries per lockstep fan-out run (quotes × subscribers).
+    var fanOutDeliveries = 50_000
     var shapes = HubShape.all
     var scenarios = Set(Scenario.allCases)
     var designs = HubDesign.allCases
@@ -27,6 +29,12 @@ struct HubBenchmark: Sendable {
                 for design in designs {
                     log("hub \(shape.label) \(design.rawValue) max ingest, run \(run)")
                     await maxIngest(design, shape, into: &figures)
+                }
+            }
+            for run in 1...runs where scenarios.contains(.fanout) {
+                for design in designs {
+                    log("hub \(shape.label) \(design.rawValue) lockstep fan-out, run \(run)")
+                    await fanOut(design, shape, into: &figures)
                 }
             }
             for rate in rates where scenarios.contains(.latency) {
@@ -122,6 +130,33 @@ struct HubBenchmark: Sendable {
     /// One subscriber that spends 1 ms per wake-up, the producer at a steady 10k quotes/s for the window.
     /// "Behind" is the price it shows against the true last price: the moment the producer stops, and
     /// once it has read everything it will ever get.
+    /// One quote at a time, each delivered to every subscriber before the next is handed in: what a
+    /// delivery costs (CPU, and instructions under callgrind) and how long one quote takes to reach its
+    /// last subscriber, with no queue and no conflation in either design. Run it under
+    /// `valgrind --tool=callgrind` for instruction counts that do not depend on the machine's noise.
+    private func fanOut(_ design: HubDesign, _ shape: HubShape, into figures: inout Figures) async {
+        let countdown = DeliveryCountdown()
+        let rig = await makeRig(design, RigOptions(
+            shape: shape, sessionCapacity: nil, recordsLatency: false, slowSubscribers: false, countdown: countdown))
+        let quotes = max(min(fanOutDeliveries, 200), fanOutDeliveries / shape.subscriberCount)
+        let outcome = await LockstepProducer.run(
+            quotes: quotes, symbols: shape.symbols, subscribers: shape.subscriberCount, countdown: countdown,
+            into: rig.session)
+        await rig.tearDown()
+
+        let name = "hub.\(shape.label).\(design.rawValue).fanOut"
+        guard let outcome else {
+            log("hub \(shape.label) \(design.rawValue): a lockstep quote never reached every subscriber")
+            figures.add("\(name).complete", false)
+            return
+        }
+        figures.add("\(name).complete", true)
+        let deliveries = Double(quotes * shape.subscriberCount)
+        figures.add("\(name).cpuNanosecondsPerDelivery", Double(outcome.cpuNanoseconds) / deliveries)
+        figures.add("\(name).p50Microseconds", outcome.toLastSubscriber.percentile(0.50).map { Double($0) / 1_000 })
+        figures.add("\(name).p99Microseconds", outcome.toLastSubscriber.percentile(0.99).map { Double($0) / 1_000 })
+    }
+
     private func slowSubscriber(_ design: HubDesign, into figures: inout Figures) async {
         let shape = HubShape(symbolCount: 1, subscriberCount: 1)
         let rig = await makeRig(design, RigOptions(

@@ -12,6 +12,8 @@ struct RigOptions: Sendable {
     var recordsLatency: Bool
     /// Each subscriber spends 1 ms per wake-up, like a UI that draws on every delivery.
     var slowSubscribers: Bool
+    /// Counts deliveries for the lockstep fan-out scenario.
+    var countdown: DeliveryCountdown? = nil
 }
 
 /// A hub with its upstream session and its subscribers (one consumer task and probe each), ready

@@ -38,7 +38,7 @@ final class OurHubRig: HubRig {
             let subscription = await hub.subscribe(symbols: symbols)
             let probe = SubscriberProbe(
                 symbolIndexes: symbolIndexes, symbolCount: options.shape.symbolCount,
-                recordsLatency: options.recordsLatency)
+                recordsLatency: options.recordsLatency, countdown: options.countdown)
             subscriptions.append(subscription)
             probes.append(probe)
             consumers.append(Task { [finished] in

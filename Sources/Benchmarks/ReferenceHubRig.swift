@@ -37,7 +37,7 @@ final class ReferenceHubRig: HubRig {
             let stream = await hub.subscribe(symbols: symbols)
             let probe = SubscriberProbe(
                 symbolIndexes: symbolIndexes, symbolCount: options.shape.symbolCount,
-                recordsLatency: options.recordsLatency)
+                recordsLatency: options.recordsLatency, countdown: options.countdown)
             probes.append(probe)
             consumers.append(Task { [finished] in
                 for await quote in stream {

@@ -16,11 +16,13 @@ final class SubscriberProbe: Sendable {
 
     let symbolIndexes: [Int]
     let recordsLatency: Bool
+    private let countdown: DeliveryCountdown?
     private let seen: Mutex<Seen>
 
-    init(symbolIndexes: [Int], symbolCount: Int, recordsLatency: Bool) {
+    init(symbolIndexes: [Int], symbolCount: Int, recordsLatency: Bool, countdown: DeliveryCountdown? = nil) {
         self.symbolIndexes = symbolIndexes
         self.recordsLatency = recordsLatency
+        self.countdown = countdown
         seen = Mutex(Seen(
             lastSequence: Array(repeating: -1, count: symbolCount),
             lastSentAt: Array(repeating: 0, count: symbolCount),
@@ -28,7 +30,7 @@ final class SubscriberProbe: Sendable {
     }
 
     /// One delivery: a batch from our hub, a single quote from the reference.
-    func record(_ quotes: some Sequence<CommonQuote>) {
+    func record(_ quotes: some Collection<CommonQuote>) {
         let now = MonotonicTime.now()
         let recordsLatency = recordsLatency
         seen.withLock { seen in
@@ -45,6 +47,7 @@ final class SubscriberProbe: Sendable {
                 if recordsLatency, now > sentAt { seen.latency.record(now - sentAt) }
             }
         }
+        countdown?.add(quotes.count)
     }
 
     var snapshot: Seen { seen.withLock { $0 } }

@@ -18,12 +18,14 @@ if options.parts.contains(.hub) {
         bench.scenarios = Set(options.hubScenarios.compactMap(HubBenchmark.Scenario.init(rawValue:)))
     }
     if !options.rates.isEmpty { bench.rates = options.rates }
+    if let deliveries = options.fanOutDeliveries { bench.fanOutDeliveries = deliveries }
     if !options.designs.isEmpty { bench.designs = HubDesign.allCases.filter { options.designs.contains($0.rawValue) } }
     if options.quick {
         bench.ingestWindow = .milliseconds(300)
         bench.latencyWindow = .milliseconds(300)
     }
-    figures.merge(await bench.run())
+    let hubBench = bench
+    figures.merge(runBlocking { await hubBench.run() })
 }
 if options.parts.contains(.render) {
     var bench = RendererBenchmark()

@@ -57,14 +57,18 @@ final class QuoteSlot: Sendable {
     /// Adds what changed after version `seen` to `update` and advances `seen`.
     func collect(since seen: inout UInt64, into update: inout MarketUpdate) {
         guard published.load(ordering: .sequentiallyConsistent) > seen else { return }
-        cell.withLock { cell in
-            guard cell.version > seen else { return }
-            if cell.quoteVersion > seen, let quote = cell.quote { update.quotes[key] = quote }
-            if cell.failureVersion > seen {
-                // nil here means a newer quote cleared it, which must also cancel a replayed failure.
-                update.failures[key] = cell.failure
-            }
+        // Only copies under the lock: every follower of the key takes it at once after a quote, on
+        // both cores, and a dictionary insert (an allocation) inside made them queue on it and sleep.
+        let taken = cell.withLock { cell -> (quote: CommonQuote?, failure: BrokerError??)? in
+            guard cell.version > seen else { return nil }
+            let quote = cell.quoteVersion > seen ? cell.quote : nil
+            // .some(nil) means a newer quote cleared the failure, which must also cancel a replayed one.
+            let failure: BrokerError?? = cell.failureVersion > seen ? .some(cell.failure) : .none
             seen = cell.version
+            return (quote, failure)
         }
+        guard let taken else { return }
+        if let quote = taken.quote { update.quotes[key] = quote }
+        if case .some(let failure) = taken.failure { update.failures[key] = failure }
     }
 }
