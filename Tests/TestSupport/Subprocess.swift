@@ -14,8 +14,24 @@ public enum Subprocess {
     }
 
     /// Output (stdout and stderr together) goes through a file: a daemon the program starts (the tmux
-    /// server) inherits the descriptors, so a pipe might never reach end-of-file.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    /// server) inherits the descriptors, so a pipe might never reach end-of-file. Spawning and waiting
+    /// happen on a `DedicatedThread`, never on a cooperative-pool thread.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, output: String) {
+        try await DedicatedThread.run("subprocess \((executable as NSString).lastPathComponent)") {
+            try runBlocking(executable, arguments, environment: environment)
+        }
+    }
+
+    /// Starts the program and returns at once; for clean-up in a `deinit` (which cannot await). The test
+    /// process waits for it at exit (see `DedicatedThread.detach`).
+    public static func runDetached(_ executable: String, _ arguments: [String], then cleanUp: @escaping @Sendable () -> Void = {}) {
+        DedicatedThread.detach("subprocess \((executable as NSString).lastPathComponent)") {
+            _ = try? runBlocking(executable, arguments, environment: nil)
+            cleanUp()
+        }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("cb-subprocess-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
 

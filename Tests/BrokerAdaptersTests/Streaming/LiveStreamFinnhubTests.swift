@@ -86,7 +86,7 @@ import TestSupport
         let socket = try await Self.connect(peer)
         try await socket.send(#"{"type":"subscribe","symbol":"AAPL"}"#)
         _ = try await Self.trades(of: "AAPL", count: 1, from: socket)
-        peer.stop()
+        await peer.stop()
         #expect(try await socket.end() != nil)
 
         let restarted = try await LiveStreamFixture.start("finnhub", port: peer.port)

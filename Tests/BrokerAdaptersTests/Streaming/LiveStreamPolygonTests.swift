@@ -98,7 +98,7 @@ import TestSupport
         var others: [StreamSessionTestOutcome] = []
         _ = try await LiveStreamFixture.prices(from: events, each: ["AAPL", "MSFT"], count: 2, others: &others)
 
-        peer.stop()
+        await peer.stop()
         let outcome = try await LiveStreamFixture.nextNonQuote(from: events, timeout: .seconds(2))
         guard case .failed(let error) = outcome, case .network = error else {
             Issue.record("expected a network failure, got \(String(describing: outcome))")

@@ -65,7 +65,7 @@ import TestSupport
         let socket = try await Self.connect(peer)
         try await socket.send(Self.payload(["AAPL"]))
         #expect(try await socket.nextObject()["symbol"] as? String == "AAPL")
-        peer.stop()
+        await peer.stop()
         #expect(try await socket.end() != nil)
 
         let restarted = try await LiveStreamFixture.start("tradier", port: peer.port)
