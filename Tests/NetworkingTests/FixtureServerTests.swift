@@ -96,8 +96,10 @@ import Testing
         let terminated = try await FixtureServer.start()
         let orphaned = try await FixtureServer.start()
 
-        #expect(await terminated.stop(signal: SIGTERM) == 0)
-        #expect(await orphaned.stop(signal: nil) == 0)
+        let terminatedStatus = await terminated.stop(signal: SIGTERM)
+        let orphanedStatus = await orphaned.stop(signal: nil)
+        #expect(terminatedStatus == 0)
+        #expect(orphanedStatus == 0)
         #expect(await terminated.stop() == nil)
     }
 }

@@ -131,7 +131,7 @@ public final class PythonPeer: Sendable {
     }
 
     /// A peer nobody stopped: its stdin closes and it is reaped on a thread of its own (reaping may take
-    /// up to two seconds; a deinit may run on a cooperative-pool thread).
+    /// up to `exitGrace`; a deinit may run on a cooperative-pool thread).
     deinit {
         guard markStopped() else { return }
         close(stdinWriteEnd)
@@ -171,7 +171,7 @@ public final class PythonPeer: Sendable {
 
     /// Closes the peer's stdin, sends `signal` (none: the closed stdin alone must stop it) and reaps it.
     /// Returns its exit status (128 + n if killed by signal n), or nil if it was already stopped.
-    /// Suspends while a thread of its own waits for the exit (up to two seconds before SIGKILL).
+    /// Suspends while a thread of its own waits for the exit (up to `exitGrace` before SIGKILL).
     @discardableResult
     public func stop(signal: Int32? = SIGTERM) async -> Int32? {
         guard markStopped() else { return nil }
@@ -250,12 +250,16 @@ public final class PythonPeer: Sendable {
         }
     }
 
-    /// Sends `signal` and reaps; SIGKILL if it has not exited within two seconds. The exit status.
+    /// How long a peer may take to exit before SIGKILL: an upper bound, generous for a loaded two-core
+    /// machine, since the wait holds only a thread of its own.
+    public static let exitGrace: TimeInterval = 10
+
+    /// Sends `signal` and reaps; SIGKILL if it has not exited within `exitGrace`. The exit status.
     @discardableResult
     private static func terminate(_ pid: pid_t, signal: Int32? = SIGTERM) -> Int32 {
         if let signal { kill(pid, signal) }
         var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(2)
+        let deadline = Date().addingTimeInterval(exitGrace)
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
