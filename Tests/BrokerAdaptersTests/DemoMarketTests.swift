@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BrokerAdapters
 
 @Suite struct DemoMarketTests {
@@ -55,11 +56,13 @@ import Testing
         #expect(bases.filter { $0 > 300 }.count > 50)
     }
 
-    @Test func pricesStayPositiveAndNearTheBaseOver100kTicks() {
+    @Test func pricesStayPositiveAndNearTheBaseOver100kTicks() async {
         for symbol in ["AAPL", "TSLA", "F"] {
             let base = DemoMarket.basePrice(symbol: symbol)
             var low = Double.infinity, high = -Double.infinity
+            var slice = TimeSlice()
             for tick in 0..<100_000 {
+                await slice.yieldIfDue()
                 let price = DemoMarket.price(symbol: symbol, brokerID: alpha, priceBias: 0, tick: tick, seed: 42)
                 low = min(low, price)
                 high = max(high, price)

@@ -7,8 +7,8 @@ import Testing
     let server: FixtureServer
     let work: URL
 
-    init() throws {
-        server = try FixtureServer(root: FixtureServer.fixturesDirectory)
+    init() async throws {
+        server = try await FixtureServer.start(root: FixtureServer.fixturesDirectory)
         work = FileManager.default.temporaryDirectory.appendingPathComponent("cb-real-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     }
@@ -24,8 +24,8 @@ import Testing
         return path
     }
 
-    func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try Subprocess.run(binary, arguments, environment: [
+    func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await Subprocess.run(binary, arguments, environment: [
             "HOME": work.path, "XDG_STATE_HOME": work.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin",
         ])
     }
@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: sections.map(\.id))
     func printJSONQuotesEachBroker(_ broker: String) async throws {
         let section = try #require(Self.sections.first { $0.id == broker }).section
-        let result = try run(["print", "--json", "--config", try config(section)])
+        let result = try await run(["print", "--json", "--config", try config(section)])
         #expect(result.status == 0, "\(result.output)")
         let rows = try rows(result.output)
         #expect(rows.compactMap { $0["id"] as? String } == ["\(broker):AAPL", "\(broker):MSFT"])
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func rejectedCredentialsAreRowErrorsAndTheExitStatusSaysNothingWasQuoted() async throws {
-        let result = try run(["print", "--json", "--config", try config(#""tradier": {"enabled": true, "baseURL": "BASE", "token": "wrong"}"#)])
+        let result = try await run(["print", "--json", "--config", try config(#""tradier": {"enabled": true, "baseURL": "BASE", "token": "wrong"}"#)])
         #expect(result.status == 1)
         let rows = try rows(result.output)
         #expect(rows.count == 2)
@@ -67,11 +67,11 @@ import Testing
     @Test func recordThenReplayWithoutTheServerAndNoSecretOnDisk() async throws {
         let path = try config(Self.sections[0].section + ", " + Self.sections[3].section)
         let recordings = work.appendingPathComponent("recordings").path
-        let recorded = try run(["print", "--json", "--config", path, "--record", recordings])
+        let recorded = try await run(["print", "--json", "--config", path, "--record", recordings])
         #expect(recorded.status == 0, "\(recorded.output)")
-        _ = server.stop()
+        _ = await server.stop()
 
-        let replayed = try run(["print", "--json", "--config", path, "--replay", recordings])
+        let replayed = try await run(["print", "--json", "--config", path, "--replay", recordings])
         #expect(replayed.status == 0, "\(replayed.output)")
         #expect(try rows(replayed.output).map { $0["last"] as? Double } == rows(recorded.output).map { $0["last"] as? Double })
 
@@ -89,8 +89,8 @@ import Testing
             "finnhub": {"enabled": true, "baseURL": "BASE", "token": "revoked", "stream": false},
             "demo": {"enabled": true, "seed": 5, "tickIntervalMs": 100}
             """)
-        let session = try TmuxSession(columns: 110, rows: 24, environment: ["XDG_STATE_HOME": "$PWD/state"])
-        try session.type("\(binary) --config \(path)")
+        let session = try await TmuxSession(columns: 110, rows: 24, environment: ["XDG_STATE_HOME": "$PWD/state"])
+        try await session.type("\(binary) --config \(path)")
         let screen = try await session.waitForScreen { screen in
             screen.contains("Finnhub: unauthorized, check FINNHUB_TOKEN")
                 && screen.split(separator: "\n").contains { $0.contains("AAPL") && $0.contains("Tradier") && $0.contains("227.52") }
@@ -107,10 +107,10 @@ import Testing
         #expect(moved != nil, "the demo row did not update:\n\(session.lastScreen)")
 
         // The accounts panel shows Tradier's balances from the fixture.
-        try session.send("A")
+        try await session.send("A")
         #expect(try await session.waitFor("6YA05708") != nil, "accounts panel:\n\(session.lastScreen)")
         #expect(session.lastScreen.contains("17,798.36"))
-        try session.send("q")
+        try await session.send("q")
         #expect(try await session.waitForPrompt())
     }
 }

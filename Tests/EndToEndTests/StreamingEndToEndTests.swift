@@ -73,8 +73,8 @@ import Testing
         for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "0.25") }
         let ports = servers.mapValues(\.port)
         let path = try config(ports: ports, staleAfterSeconds: 2)
-        let session = try TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
-        try session.type("\(binary) --config \(path)")
+        let session = try await TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
+        try await session.type("\(binary) --config \(path)")
 
         let streaming = try await session.waitForScreen { screen in
             Self.brokers.allSatisfy { broker in
@@ -85,7 +85,7 @@ import Testing
         #expect(streaming != nil, "expected stream prices from all four brokers:\n\(session.lastScreen)")
 
         // Alpaca's server goes away: its footer entry says reconnecting and its rows go stale (~).
-        servers["alpaca"]!.stop()
+        await servers["alpaca"]!.stop()
         let down = try await session.waitForScreen { screen in
             Self.footerSays("alpaca", "reconnecting", in: screen)
                 && ["AAPL", "MSFT"].allSatisfy { Self.row($0, "alpaca", in: screen)?.hasPrefix("|~") == true || Self.row($0, "alpaca", in: screen)?.hasPrefix("~") == true }
@@ -95,10 +95,10 @@ import Testing
         #expect(down.map { screen in ["tradier", "finnhub", "polygon"].allSatisfy { Self.footerSays($0, "● live", in: screen) } } == true)
 
         // NVDA is added while Alpaca is down.
-        try session.send("a")
+        try await session.send("a")
         #expect(try await session.waitFor("Add symbols") != nil, "add prompt did not open:\n\(session.lastScreen)")
-        try session.send("NVDA", literal: true)
-        try session.send("Enter")
+        try await session.send("NVDA", literal: true)
+        try await session.send("Enter")
         let added = try await session.waitForScreen { screen in
             ["tradier", "finnhub", "polygon"].allSatisfy { Self.isStreaming("NVDA", $0, in: screen) }
         }
@@ -114,9 +114,9 @@ import Testing
         let subscribed = await servers["alpaca"]!.line { $0.hasPrefix("SUBSCRIBED") && $0.contains("NVDA") }
         #expect(subscribed?.contains("AAPL") == true && subscribed?.contains("MSFT") == true, "resubscribed: \(subscribed ?? "nothing")")
 
-        try session.send("q")
+        try await session.send("q")
         #expect(try await session.waitForPrompt(), "the app did not quit:\n\(session.lastScreen)")
-        for server in servers.values { server.stop() }
+        for server in servers.values { await server.stop() }
     }
 
     /// With the market quiet (no ticks) the app sleeps: every thread waits in poll() or on a condition,
@@ -125,8 +125,8 @@ import Testing
         var servers: [String: PythonPeer] = [:]
         for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "3600") }
         let path = try config(ports: servers.mapValues(\.port), staleAfterSeconds: 30)
-        let session = try TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
-        try session.type("\(binary) --config \(path)")
+        let session = try await TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
+        try await session.type("\(binary) --config \(path)")
         let live = try await session.waitForScreen { screen in Self.brokers.allSatisfy { Self.footerSays($0, "● live", in: screen) } }
         #expect(live != nil, "expected four live streams:\n\(session.lastScreen)")
 
@@ -141,9 +141,9 @@ import Testing
         let share = Double(used) / Double(sysconf(Int32(_SC_CLK_TCK))) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         #expect(share < 0.03, "the idle app used \(Int(share * 1000) / 10) % of a core")
 
-        try session.send("q")
+        try await session.send("q")
         #expect(try await session.waitForPrompt(), "the app did not quit:\n\(session.lastScreen)")
-        for server in servers.values { server.stop() }
+        for server in servers.values { await server.stop() }
     }
 
     static func pid(ofCommandLineContaining text: String) -> Int32? {

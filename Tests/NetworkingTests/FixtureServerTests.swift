@@ -75,13 +75,14 @@ import Testing
     }
 
     @Test func theLogRecordsRequestsAndCanBeCleared() async throws {
+        // Stopped at the end, or by its deinit when a step throws.
         let server = try await FixtureServer.start()
-        defer { server.stop() }
 
         _ = try await get(server, "/v1/quotes?symbols=A&symbols=B", headers: ["X-Probe": "1"])
         let logged = try await server.requestLog()
         try await server.clearLog()
         let cleared = try await server.requestLog()
+        await server.stop()
 
         #expect(logged.count == 1)
         #expect(logged.first?.method == "GET")
@@ -95,8 +96,10 @@ import Testing
         let terminated = try await FixtureServer.start()
         let orphaned = try await FixtureServer.start()
 
-        #expect(terminated.stop(signal: SIGTERM) == 0)
-        #expect(orphaned.stop(signal: nil) == 0)
-        #expect(terminated.stop() == nil)
+        let terminatedStatus = await terminated.stop(signal: SIGTERM)
+        let orphanedStatus = await orphaned.stop(signal: nil)
+        #expect(terminatedStatus == 0)
+        #expect(orphanedStatus == 0)
+        #expect(await terminated.stop() == nil)
     }
 }

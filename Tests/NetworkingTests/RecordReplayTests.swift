@@ -21,7 +21,7 @@ import Testing
             let recorded = try await recorder.perform(quotesRequest)
             let recordedEcho = await brokerError { () async throws(BrokerError) in try await recorder.perform(echoRequest) }
             let binary = try await recorder.send(binaryRequest.urlRequest, secretNames: binaryRequest.secretNames)
-            server.stop()
+            await server.stop()
 
             let replayer = try ReplayingRequestServicer(directory: folder)
             let replayed = try await replayer.perform(quotesRequest)

@@ -42,7 +42,8 @@ public final class FixtureServer: Sendable {
 
     /// Starts the server on the routes under `root` (every routes.json found recursively) and waits for
     /// it to listen, at most `startTimeout` seconds. The standard library's http.server needs no venv.
-    public init(root: URL = FixtureServer.fixturesDirectory.appendingPathComponent("selftest"), startTimeout: TimeInterval = 10) throws {
+    /// Blocking: only ever called on a `DedicatedThread` (see `start`).
+    private init(root: URL = FixtureServer.fixturesDirectory.appendingPathComponent("selftest"), startTimeout: TimeInterval = 10) throws {
         peer = try PythonPeer(
             script: Self.fixturesDirectory.appendingPathComponent("http_fixture_server.py"),
             arguments: ["--root", root.path, "--port", "0"],
@@ -54,11 +55,7 @@ public final class FixtureServer: Sendable {
     /// Starts a server without blocking the caller's thread: spawning and waiting for `LISTENING` block,
     /// and a blocked thread of Swift's small cooperative pool would stall every other test.
     public static func start(root: URL = FixtureServer.fixturesDirectory.appendingPathComponent("selftest")) async throws -> FixtureServer {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try FixtureServer(root: root) })
-            }
-        }
+        try await DedicatedThread.run("fixture server start") { try FixtureServer(root: root) }
     }
 
     /// One selftest server for the whole test process, started on first use and never stopped: it exits
@@ -73,8 +70,8 @@ public final class FixtureServer: Sendable {
     /// Closes the server's stdin, sends `signal` (none: the closed stdin alone must stop it) and reaps it.
     /// Returns its exit status (128 + n if killed by signal n), or nil if it was already stopped.
     @discardableResult
-    public func stop(signal: Int32? = SIGTERM) -> Int32? {
-        peer.stop(signal: signal)
+    public func stop(signal: Int32? = SIGTERM) async -> Int32? {
+        await peer.stop(signal: signal)
     }
 
     public func url(_ pathAndQuery: String) -> URL {

@@ -105,7 +105,7 @@ public final class ManualClock: Clock, Sendable {
 
     /// Waits until at least `count` tasks sleep on the clock. False when that has not happened within
     /// `timeout` of real time, which only a broken implementation causes; tests fail on it.
-    public func sleepers(atLeast count: Int = 1, within timeout: Duration = .seconds(10)) async -> Bool {
+    public func sleepers(atLeast count: Int = 1, within timeout: Duration = .seconds(30)) async -> Bool {
         let id = state.withLock { $0.makeID() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let enough = state.withLock { state -> Bool in

@@ -54,8 +54,9 @@ public final class PythonPeer: Sendable {
     }
 
     /// Starts `script` with `arguments` and waits (blocking) for its `LISTENING` line. `interpreter`
-    /// defaults to the one with the websockets package (see `interpreter`).
-    public init(script: URL, arguments: [String] = [], interpreter: String = PythonPeer.interpreter, startTimeout: TimeInterval = 10) throws {
+    /// defaults to the one with the websockets package (see `interpreter`). Blocking: only ever called on
+    /// a `DedicatedThread` (see `start`).
+    init(script: URL, arguments: [String] = [], interpreter: String = PythonPeer.interpreter, startTimeout: TimeInterval = 10) throws {
         let stderrPath = FileManager.default.temporaryDirectory.appendingPathComponent("python-peer-\(UUID().uuidString).log").path
         self.stderrPath = stderrPath
         let argv = ([interpreter, "-u", script.path] + arguments).map { strdup($0) } + [nil]
@@ -124,15 +125,21 @@ public final class PythonPeer: Sendable {
     /// Starts a peer without blocking a thread of Swift's small cooperative pool (spawning and waiting for
     /// `LISTENING` block, and a blocked pool thread would stall every other test).
     public static func start(script: URL, arguments: [String] = [], interpreter: String = PythonPeer.interpreter) async throws -> PythonPeer {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try PythonPeer(script: script, arguments: arguments, interpreter: interpreter) })
-            }
+        try await DedicatedThread.run("python peer start") {
+            try PythonPeer(script: script, arguments: arguments, interpreter: interpreter)
         }
     }
 
+    /// A peer nobody stopped: its stdin closes and it is reaped on a thread of its own (reaping may take
+    /// up to `exitGrace`; a deinit may run on a cooperative-pool thread).
     deinit {
-        stop()
+        guard markStopped() else { return }
+        close(stdinWriteEnd)
+        let (pid, stderrPath) = (pid, stderrPath)
+        DedicatedThread.detach("python peer reaper") {
+            Self.terminate(pid)
+            unlink(stderrPath)
+        }
     }
 
     /// The first stdout line after `LISTENING` that satisfies `matches`, including lines already printed;
@@ -164,20 +171,27 @@ public final class PythonPeer: Sendable {
 
     /// Closes the peer's stdin, sends `signal` (none: the closed stdin alone must stop it) and reaps it.
     /// Returns its exit status (128 + n if killed by signal n), or nil if it was already stopped.
+    /// Suspends while a thread of its own waits for the exit (up to `exitGrace` before SIGKILL).
     @discardableResult
-    public func stop(signal: Int32? = SIGTERM) -> Int32? {
-        let wasStopped = stopped.withLock { stopped -> Bool in
-            defer { stopped = true }
-            return stopped
-        }
-        guard !wasStopped else { return nil }
+    public func stop(signal: Int32? = SIGTERM) async -> Int32? {
+        guard markStopped() else { return nil }
         close(stdinWriteEnd)
-        let status = Self.terminate(pid, signal: signal)
-        unlink(stderrPath)
-        return status
+        let (pid, stderrPath) = (pid, stderrPath)
+        return await DedicatedThread.run("python peer stop") {
+            defer { unlink(stderrPath) }
+            return Self.terminate(pid, signal: signal)
+        }
     }
 
     // MARK: - Private
+
+    /// True for the one caller that stops the peer.
+    private func markStopped() -> Bool {
+        stopped.withLock { stopped -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+    }
 
     private static let spawnLock = Mutex(())
 
@@ -236,12 +250,16 @@ public final class PythonPeer: Sendable {
         }
     }
 
-    /// Sends `signal` and reaps; SIGKILL if it has not exited within two seconds. The exit status.
+    /// How long a peer may take to exit before SIGKILL: an upper bound, generous for a loaded two-core
+    /// machine, since the wait holds only a thread of its own.
+    public static let exitGrace: TimeInterval = 10
+
+    /// Sends `signal` and reaps; SIGKILL if it has not exited within `exitGrace`. The exit status.
     @discardableResult
     private static func terminate(_ pid: pid_t, signal: Int32? = SIGTERM) -> Int32 {
         if let signal { kill(pid, signal) }
         var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(2)
+        let deadline = Date().addingTimeInterval(exitGrace)
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }

@@ -14,8 +14,24 @@ public enum Subprocess {
     }
 
     /// Output (stdout and stderr together) goes through a file: a daemon the program starts (the tmux
-    /// server) inherits the descriptors, so a pipe might never reach end-of-file.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    /// server) inherits the descriptors, so a pipe might never reach end-of-file. Spawning and waiting
+    /// happen on a `DedicatedThread`, never on a cooperative-pool thread.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, output: String) {
+        try await DedicatedThread.run("subprocess \((executable as NSString).lastPathComponent)") {
+            try runBlocking(executable, arguments, environment: environment)
+        }
+    }
+
+    /// Starts the program and returns at once; for clean-up in a `deinit` (which cannot await). The test
+    /// process waits for it at exit (see `DedicatedThread.detach`).
+    public static func runDetached(_ executable: String, _ arguments: [String], then cleanUp: @escaping @Sendable () -> Void = {}) {
+        DedicatedThread.detach("subprocess \((executable as NSString).lastPathComponent)") {
+            _ = try? runBlocking(executable, arguments, environment: nil)
+            cleanUp()
+        }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("cb-subprocess-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
 
@@ -31,8 +47,23 @@ public enum Subprocess {
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { env.forEach { free($0) } }
 
+        // The spawning thread blocks most signals (Dispatch's workers do, and threads they start inherit
+        // the mask); a child would inherit that too. The tmux server then never heard the SIGTERM that
+        // `kill-server` sends it and outlived every test run.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, env)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
         guard spawned == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {

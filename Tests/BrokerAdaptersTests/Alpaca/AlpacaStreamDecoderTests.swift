@@ -67,7 +67,7 @@ import Testing
     /// Random byte mutations of real frames: the decoder must never crash, and must accept every mutant
     /// that is still a JSON array (Foundation's parser is the oracle). libFuzzer runs the same checks for
     /// longer in `make fuzz` (Fuzz/AlpacaStreamDecoderFuzzer.swift).
-    @Test func seededRandomMutationsNeverCrashAndValidArraysAlwaysDecode() throws {
+    @Test func seededRandomMutationsNeverCrashAndValidArraysAlwaysDecode() async throws {
         let seeds = [
             #"[{"T":"success","msg":"connected"}]"#,
             #"[{"T":"error","code":405,"msg":"symbol limit exceeded"}]"#,
@@ -75,7 +75,7 @@ import Testing
             #"[{"T":"t","S":"AAPL","i":96921,"x":"V","p":227.52,"s":100,"c":["@"],"t":"2024-11-13T20:15:02.441123456Z","z":"C"},{"T":"q","S":"AAPL","bx":"V","bp":227.5,"bs":3,"ax":"V","ap":227.53,"as":2,"c":["R"],"t":"2024-11-13T20:15:03.123456789Z","z":"C"}]"#,
             #"[{"T":"b","S":"AAPL","o":227.6,"h":227.71,"t":"2024-11-13T20:14:00+01:00","n":88,"x":"a\"b\\u00e9"}]"#,
         ]
-        let outcome = StreamDecoderMutationRun(seeds: seeds, seed: 0x5EED_A1FA, iterations: 20_000).run { text in
+        let outcome = await StreamDecoderMutationRun(seeds: seeds, seed: 0x5EED_A1FA, iterations: 20_000).run { text in
             try AlpacaStreamDecoder.decode(text).count
         }
         #expect(outcome.rejectedValidArrays.isEmpty, "valid JSON arrays the decoder threw on: \(outcome.rejectedValidArrays.prefix(3))")

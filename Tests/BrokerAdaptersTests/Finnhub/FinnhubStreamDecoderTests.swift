@@ -74,7 +74,7 @@ import Testing
 
     /// Random byte mutations of real messages: the decoder must never crash, and must decode every mutant
     /// that is still JSON (Foundation's parser is the oracle; the run's own oracle covers arrays).
-    @Test func seededRandomMutationsNeverCrashAndValidJSONAlwaysDecodes() throws {
+    @Test func seededRandomMutationsNeverCrashAndValidJSONAlwaysDecodes() async throws {
         let seeds = [
             #"{"type":"trade","data":[{"p":227.52,"s":"AAPL","t":1731528912441,"v":100,"c":["1","12"]},{"p":227.53,"s":"AAPL","t":1731528912455,"v":35,"c":null}]}"#,
             #"{"type":"trade","data":[{"p":"423.1","s":"MSFT","t":"1731528912470","v":0},{"s":"BINANCE:BTCUSDT","p":88012.45,"t":1731528912441,"v":0.0012}]}"#,
@@ -82,7 +82,7 @@ import Testing
             #"{"type":"error","msg":"Invalid symbol \"ZZZQ\" \u00e9"}"#,
         ]
         var rejectedValidJSON: [String] = []
-        let outcome = StreamDecoderMutationRun(seeds: seeds, seed: 0x5EED_F1, iterations: 8_000).run { text in
+        let outcome = await StreamDecoderMutationRun(seeds: seeds, seed: 0x5EED_F1, iterations: 8_000).run { text in
             do {
                 return try FinnhubStreamDecoder.decode(text).count
             } catch {

@@ -66,13 +66,13 @@ import Testing
 
     /// Random byte mutations of real frames: the decoder must never crash, and must accept every mutant
     /// that is still a JSON array (Foundation's parser is the oracle).
-    @Test func seededRandomMutationsNeverCrashAndValidArraysAlwaysDecode() throws {
+    @Test func seededRandomMutationsNeverCrashAndValidArraysAlwaysDecode() async throws {
         let seeds = [
             #"[{"ev":"status","status":"connected","message":"Connected Successfully"}]"#,
             #"[{"ev":"T","sym":"AAPL","i":"52983","x":4,"p":227.52,"s":100,"c":[12,37],"t":1731528912441,"q":1190234,"z":3},{"ev":"Q","sym":"MSFT","bx":19,"bp":423.09,"bs":2,"ax":11,"ap":423.12,"as":1,"c":1,"i":[604],"t":1731528912450,"q":55021934,"z":3}]"#,
             #"[{"ev":"AM","sym":"AAPL","v":61234,"av":38211905,"op":228.9,"vw":227.4911,"o":227.6,"c":227.52,"h":227.71,"l":227.35,"a":227.9312,"z":88,"s":1731528840000,"e":1731528900000,"otc":true,"x":"a\"b\\u00e9"}]"#,
         ]
-        let outcome = StreamDecoderMutationRun(seeds: seeds, seed: 0x5EED_0001, iterations: 8_000).run { text in
+        let outcome = await StreamDecoderMutationRun(seeds: seeds, seed: 0x5EED_0001, iterations: 8_000).run { text in
             try PolygonStreamDecoder.decode(text).count
         }
         #expect(outcome.rejectedValidArrays.isEmpty, "valid JSON arrays the decoder threw on: \(outcome.rejectedValidArrays.prefix(3))")

@@ -45,13 +45,17 @@ import TestSupport
         }
         #expect(await peer.line(where: { $0 == "SUBSCRIBED AAPL MSFT" }) != nil)
         #expect(await peer.line(where: { $0 == "REJECTED ZZZZ invalid" }) != nil)
-        // Subscribes are not acknowledged; the error for ZZZZ comes among the trade batches.
+        // Subscribes are not acknowledged; the error for ZZZZ comes among the trade batches. Batches from
+        // before MSFT's subscribe hold AAPL alone; they are all read here, up to the first with MSFT.
         var errors: [String] = []
         var aapl: [[String: Any]] = []
-        while aapl.count < 5 || errors.isEmpty {
+        var sawMSFT = false
+        while aapl.count < 5 || errors.isEmpty || !sawMSFT {
             let message = try await socket.nextObject()
             if message["type"] as? String == "error" { errors.append(message["msg"] as? String ?? "\(message)") }
-            aapl += (message["data"] as? [[String: Any]] ?? []).filter { $0["s"] as? String == "AAPL" }
+            let trades = message["data"] as? [[String: Any]] ?? []
+            aapl += trades.filter { $0["s"] as? String == "AAPL" }
+            sawMSFT = sawMSFT || trades.contains { $0["s"] as? String == "MSFT" }
         }
         #expect(errors == ["Invalid symbol ZZZZ"])
         aapl = Array(aapl.prefix(5))
@@ -61,7 +65,8 @@ import TestSupport
 
         try await socket.send(#"{"type":"unsubscribe","symbol":"MSFT"}"#)
         #expect(await peer.line(where: { $0 == "SUBSCRIBED AAPL" }) != nil)
-        // Batches already on the wire may still hold MSFT; once one comes without it, none does.
+        // Batches already on the wire may still hold MSFT; once one comes without it (MSFT was in every
+        // batch since the one seen above), none does.
         var batch: [String] = []
         repeat {
             let message = try await socket.nextObject()

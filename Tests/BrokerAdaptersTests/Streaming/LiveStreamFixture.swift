@@ -95,13 +95,7 @@ enum LiveStreamFixture {
         let interpreter = PythonPeer.interpreter
         // Subprocess takes a path; a bare `python3` is looked up by env.
         let (program, arguments) = interpreter.hasPrefix("/") ? (interpreter, [selfTest]) : ("/usr/bin/env", [interpreter, selfTest])
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let result = try Subprocess.run(program, arguments)
-                    return (result.status == 0, result.output)
-                })
-            }
-        }
+        let result = try await Subprocess.run(program, arguments)
+        return (result.status == 0, result.output)
     }
 }

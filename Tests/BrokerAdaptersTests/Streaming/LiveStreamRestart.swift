@@ -18,7 +18,7 @@ enum LiveStreamRestart {
         let client = try await connect(peer, symbols)
         _ = try await client.prices(each: symbols, count: 2)
 
-        peer.stop()
+        await peer.stop()
         try await client.expectEndOnceServerStopped()
         await client.close()
 

@@ -1,9 +1,11 @@
 import Foundation
+import TestSupport
 
 /// A seeded random-mutation run over a stream decoder, shared by the Polygon and Alpaca decoder tests:
 /// each iteration takes a seed frame, applies one to four byte-level mutations (flip, replace with a
 /// JSON-significant byte, insert, delete, duplicate a range, truncate) and decodes the result. A crash
-/// fails the whole test run; the outcome counts the rest.
+/// fails the whole test run; the outcome counts the rest. The loop yields its pool thread every few
+/// milliseconds (`TimeSlice`).
 struct StreamDecoderMutationRun {
     struct Outcome {
         var decoded = 0
@@ -16,11 +18,13 @@ struct StreamDecoderMutationRun {
     var seed: UInt64
     var iterations: Int
 
-    func run(_ decode: (String) throws -> Int) -> Outcome {
+    func run(_ decode: (String) throws -> Int) async -> Outcome {
         var random = Random(seed: seed)
         var outcome = Outcome()
+        var slice = TimeSlice()
         let significant = Array(#"{}[]",:"\0123456789.-+eEtnulfrs "#.utf8)
         for _ in 0..<iterations {
+            await slice.yieldIfDue()
             var bytes = Array(seeds[Int(random.next() % UInt64(seeds.count))].utf8)
             for _ in 0...(random.next() % 4) {
                 guard !bytes.isEmpty else { break }

@@ -174,14 +174,14 @@ import Testing
 
     /// Seeded byte mutations of every quotes body: whatever JSONDecoder makes of a mutant (quotes or an
     /// error), the scanner makes the same. No documented differences remain.
-    @Test func mutantsDecodeAsJSONDecoderDecodesThem() throws {
+    @Test func mutantsDecodeAsJSONDecoderDecodesThem() async throws {
         var seeds = try Self.quoteFixtures.map { String(decoding: try TradierFixtures.data($0), as: UTF8.self) }
         seeds += Self.fastBodies
         var mismatches: [String] = []
         var oldAccepted = 0
         var fastAccepted = 0
         let run = StreamDecoderMutationRun(seeds: seeds, seed: 0x7AAD_1E25, iterations: 8_000)
-        let outcome = run.run { text in
+        let outcome = await run.run { text in
             let body = Data(text.utf8)
             let old = Self.foundation(body)
             if case .success = old { oldAccepted += 1 }

@@ -91,7 +91,7 @@ import Testing
 
     /// Random byte mutations of real frames: the decoder must never crash, and must decode every mutant
     /// that is still JSON (Foundation's parser is the oracle).
-    @Test func seededRandomMutationsNeverCrashAndValidJSONAlwaysDecodes() throws {
+    @Test func seededRandomMutationsNeverCrashAndValidJSONAlwaysDecodes() async throws {
         let seeds = [
             #"{"type":"quote","symbol":"AAPL","bid":227.5,"bidsz":3,"bidexch":"Q","biddate":"1731528913000","ask":227.53,"asksz":2,"askexch":"P","askdate":"1731528913000"}"# + "\n",
             #"{"type":"trade","symbol":"AAPL","exch":"Q","price":"227.52","size":"200","cvol":"38211905","date":"1731528912441","last":"227.52"}"# + "\n",
@@ -100,7 +100,7 @@ import Testing
             #"{"error":"BRK\/B is not a valid symbol \u00e9"}"# + "\n",
         ]
         var rejectedValidJSON: [String] = []
-        let outcome = StreamDecoderMutationRun(seeds: seeds, seed: 0x5EED_7D, iterations: 8_000).run { text in
+        let outcome = await StreamDecoderMutationRun(seeds: seeds, seed: 0x5EED_7D, iterations: 8_000).run { text in
             do {
                 return try TradierStreamDecoder.decode(text).count
             } catch {

@@ -34,19 +34,14 @@ struct ThrowawayCertificateAuthority: Sendable {
     }
 
     private static let sharedAuthority = Task {
-        try await withCheckedThrowingContinuation { continuation in
-            // openssl runs blocking (posix_spawn + waitpid): not on the cooperative pool.
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try ThrowawayCertificateAuthority(directory: directoryForThisProcess) })
-            }
-        }
+        try await ThrowawayCertificateAuthority(directory: directoryForThisProcess)
     }
 
     private static var directoryForThisProcess: URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("commonbroker-test-ca-\(getpid())", isDirectory: true)
     }
 
-    private init(directory: URL) throws {
+    private init(directory: URL) async throws {
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // The servers read their files once, at start-up; nothing needs them after the tests.
@@ -67,14 +62,14 @@ struct ThrowawayCertificateAuthority: Sendable {
         keyUsage = critical, keyCertSign, cRLSign
         subjectKeyIdentifier = hash
         """.write(toFile: path("openssl.cnf"), atomically: true, encoding: .utf8)
-        try Self.run(openssl, [
+        try await Self.run(openssl, [
             "req", "-x509", "-config", path("openssl.cnf"), "-extensions", "authority",
             "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
             "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2",
         ])
         certificateFile = path("ca.pem")
 
-        func serverCertificate(named name: String, alternativeNames: String) throws -> ServerCertificate {
+        func serverCertificate(named name: String, alternativeNames: String) async throws -> ServerCertificate {
             try """
             basicConstraints = critical, CA:false
             keyUsage = critical, digitalSignature
@@ -82,25 +77,25 @@ struct ThrowawayCertificateAuthority: Sendable {
             subjectAltName = \(alternativeNames)
             authorityKeyIdentifier = keyid
             """.write(toFile: path("\(name).ext"), atomically: true, encoding: .utf8)
-            try Self.run(openssl, [
+            try await Self.run(openssl, [
                 "req", "-new", "-config", path("openssl.cnf"), "-subj", "/CN=\(name)",
                 "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                 "-keyout", path("\(name).key"), "-out", path("\(name).csr"),
             ])
             // A random serial: no serial file to keep, and no two certificates share one.
             let serial = "0x" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-            try Self.run(openssl, [
+            try await Self.run(openssl, [
                 "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
                 "-set_serial", serial, "-days", "2", "-extfile", path("\(name).ext"), "-out", path("\(name).pem"),
             ])
             return ServerCertificate(certificateFile: path("\(name).pem"), keyFile: path("\(name).key"))
         }
-        loopbackServer = try serverCertificate(named: "localhost", alternativeNames: "DNS:localhost, IP:127.0.0.1")
-        otherHostServer = try serverCertificate(named: "other.test", alternativeNames: "DNS:other.test")
+        loopbackServer = try await serverCertificate(named: "localhost", alternativeNames: "DNS:localhost, IP:127.0.0.1")
+        otherHostServer = try await serverCertificate(named: "other.test", alternativeNames: "DNS:other.test")
     }
 
-    private static func run(_ openssl: String, _ arguments: [String]) throws {
-        let (status, output) = try Subprocess.run(openssl, arguments)
+    private static func run(_ openssl: String, _ arguments: [String]) async throws {
+        let (status, output) = try await Subprocess.run(openssl, arguments)
         guard status == 0 else {
             throw Failure(description: "openssl \(arguments.prefix(2).joined(separator: " ")) failed (\(status)): \(output.suffix(600))")
         }

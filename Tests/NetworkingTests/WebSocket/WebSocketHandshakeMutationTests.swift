@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import Networking
 import Testing
 
@@ -24,12 +25,14 @@ import Testing
         var violations = 0
     }
 
-    @Test func survivesSeededMutations() throws {
+    @Test func survivesSeededMutations() async throws {
         let handshake = try WebSocketHandshake(url: URL(string: "wss://h/v2/iex?token=\(Self.secret)")!, keyBytes: Array("the sample nonce".utf8))
         let significant = Array(" :\r\n0123456789HTTP/1.\u{7F}".utf8) + [0x00, 0x1B, 0xC3, 0xE2, 0xFF]
         var random = SplitMix(seed: 0x0465_5101)
         var outcomes = Outcomes()
+        var slice = TimeSlice()
         for _ in 0..<4_000 {
+            await slice.yieldIfDue()
             var bytes = Array(Self.seeds[Int(random.next() % UInt64(Self.seeds.count))].utf8)
             for _ in 0...(random.next() % 4) {
                 let at = Int(random.next() % UInt64(bytes.count))
