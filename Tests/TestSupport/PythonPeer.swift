@@ -73,20 +73,10 @@ public final class PythonPeer: Sendable {
             posix_spawn_file_actions_adddup2(&actions, stdinPipe.read, 0)
             posix_spawn_file_actions_adddup2(&actions, stdoutPipe.write, 1)
             posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            // A test-runner thread may block signals; the peer must hear SIGTERM.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var noSignals = sigset_t()
-            sigemptyset(&noSignals)
-            posix_spawnattr_setsigmask(&attributes, &noSignals)
-            var defaults = sigset_t()
-            sigemptyset(&defaults)
-            for signal in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, signal) }
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var child: pid_t = 0
-            let spawned = posix_spawnp(&child, interpreter, &actions, &attributes, argv, environment)
+            let spawned = SpawnSignals.withResetAttributes { attributes in
+                posix_spawnp(&child, interpreter, &actions, &attributes, argv, environment)
+            }
             return (stdinPipe, stdoutPipe, child, spawned)
         }
         close(stdinPipe.read)
