@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct SymbolTests {
@@ -61,5 +62,38 @@ import Testing
         #expect(BrokerError.unknownSymbol("ZZZZ").shortReason == "unknown symbol")
         #expect(BrokerError.unauthorized(hint: "").isPermanent)
         #expect(!BrokerError.network("reset").isPermanent)
+    }
+}
+
+@Suite struct MarketUpdatesTests {
+    private final class ScriptedSource: MarketUpdateSource {
+        private let script: Mutex<[MarketUpdate]>
+        init(_ updates: [MarketUpdate]) { script = Mutex(updates) }
+        func nextUpdate(isolation actor: isolated (any Actor)?) async -> MarketUpdate? {
+            script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        }
+    }
+
+    private static let first = MarketUpdate(brokerStates: ["alpha": .live])
+    private static let second = MarketUpdate(quotes: [
+        QuoteKey(brandID: "alpha", symbol: "AAPL"): CommonQuote(symbol: "AAPL", last: 1, timestamp: Date(timeIntervalSince1970: 0)),
+    ])
+
+    @Test func aSourceIsReadInOrderUntilItEnds() async {
+        var seen: [MarketUpdate] = []
+        for await update in MarketUpdates(source: ScriptedSource([Self.first, Self.second])) { seen.append(update) }
+        #expect(seen == [Self.first, Self.second])
+    }
+
+    @Test func anAsyncStreamStillWorksForSimpleFeeds() async {
+        let (stream, continuation) = AsyncStream<MarketUpdate>.makeStream()
+        continuation.yield(Self.first)
+        continuation.yield(Self.second)
+        continuation.finish()
+        var iterator = MarketUpdates(stream).makeAsyncIterator()
+        #expect(await iterator.next() == Self.first)
+        #expect(await iterator.next() == Self.second)
+        #expect(await iterator.next() == nil)
+        #expect(await iterator.next() == nil)
     }
 }
