@@ -113,6 +113,9 @@ final class SubscriberMailbox: Sendable {
 
     /// The consumer's side: the next non-empty batch, parking while nothing is owed; nil once the
     /// stream has ended. `consumerLeft` runs if the consumer's task is cancelled while parked.
+    /// Inlined into the lease's `nextUpdate`: one async frame fewer per batch (3 % of the instructions
+    /// per delivery under callgrind, 8,790 → 8,490 at 1x100).
+    @inline(__always)
     func nextBatch(
         isolation actor: isolated (any Actor)? = #isolation, consumerLeft: @escaping @Sendable () -> Void = {}
     ) async -> MarketUpdate? {
