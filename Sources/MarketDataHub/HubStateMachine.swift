@@ -44,6 +44,10 @@ struct HubStateMachine: Sendable {
         case waitingToReconnect
         /// A permanent error; no retries until demand drops to zero and comes back.
         case failed
+
+        var isOpen: Bool {
+            if case .open = self { true } else { false }
+        }
     }
 
     private struct Upstream: Sendable {
@@ -173,18 +177,22 @@ struct HubStateMachine: Sendable {
     }
 
     mutating func receivedQuote(_ quote: CommonQuote, from id: UpstreamID) -> QuoteReceipt {
-        guard isCurrent(id), case .open = upstreams[id.broker]!.phase, demand[quote.symbol] != nil else {
+        // One lookup and one copy of the upstream, written back only when it changes: each
+        // `upstreams[broker]!` hashed the id again and copied the whole `Upstream`, and this runs for
+        // every quote.
+        guard !isShutDown, let slot = upstreams.index(forKey: id.broker) else { return .ignored }
+        let upstream = upstreams.values[slot]
+        guard upstream.generation == id.generation, upstream.phase.isOpen, demand[quote.symbol] != nil else {
             return .ignored
         }
         let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
         quotes[key] = quote
         if !failures.isEmpty { failures[key] = nil }
-        // Read before writing: this runs for every quote, and the write is needed once per connection.
-        if !upstreams[id.broker]!.hasDelivered || upstreams[id.broker]!.attempt != 0 {
-            upstreams[id.broker]!.attempt = 0
-            upstreams[id.broker]!.hasDelivered = true
+        if !upstream.hasDelivered || upstream.attempt != 0 {
+            upstreams.values[slot].attempt = 0
+            upstreams.values[slot].hasDelivered = true
         }
-        if upstreams[id.broker]!.state == .live { return .publish(key, becameLive: false) }
+        if upstream.state == .live { return .publish(key, becameLive: false) }
         _ = markLive(id.broker)
         return .publish(key, becameLive: true)
     }
