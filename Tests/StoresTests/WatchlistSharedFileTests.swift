@@ -42,21 +42,29 @@ import Synchronization
         }
     }
 
-    @Test func concurrentInstancesAddingManySymbolsLoseNone() throws {
-        try TemporaryDirectory.with { dir throws in
+    @Test func concurrentInstancesAddingManySymbolsLoseNone() async throws {
+        try await TemporaryDirectory.withAsync { dir async throws in
             let file = WatchlistFile(directory: dir.url)
             let instances = 4
             let perInstance = 25
             let stores = (0..<instances).map { _ in WatchlistStore(file: file, seed: ["SPY"]) }
             let failures = FailureLog()
 
-            DispatchQueue.concurrentPerform(iterations: instances) { instance in
-                for n in 0..<perInstance {
-                    do {
-                        let added = try stores[instance].add(["S\(instance)X\(n)"])
-                        if added != ["S\(instance)X\(n)"] { failures.record("instance \(instance) added \(added)") }
-                    } catch {
-                        failures.record("\(error)")
+            // Each instance on its own thread, as separate processes would be: the adds block on the file
+            // lock, and blocking Swift's two cooperative threads would stall every other test.
+            await withTaskGroup(of: Void.self) { group in
+                for instance in 0..<instances {
+                    group.addTask {
+                        await Self.onOwnThread {
+                            for n in 0..<perInstance {
+                                do {
+                                    let added = try stores[instance].add(["S\(instance)X\(n)"])
+                                    if added != ["S\(instance)X\(n)"] { failures.record("instance \(instance) added \(added)") }
+                                } catch {
+                                    failures.record("\(error)")
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -91,6 +99,17 @@ import Synchronization
 }
 
 /// Failures collected from worker threads, reported once they are joined.
+extension WatchlistSharedFileTests {
+    static func onOwnThread(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                work()
+                done.resume()
+            }.start()
+        }
+    }
+}
+
 private final class FailureLog: Sendable {
     private let recorded = Mutex<[String]>([])
 
