@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Interactors
+import Networking
 import TerminalUI
 
 /// One (symbol, broker) line of `commonbroker print`.
@@ -82,20 +83,7 @@ public enum SnapshotReport {
     }
 
     static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONStringLiteral.quoted(value)
     }
 
     static func number(_ value: Double?) -> String {
