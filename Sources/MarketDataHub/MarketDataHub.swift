@@ -156,9 +156,7 @@ public actor MarketDataHub: MarketFeed {
             case .publishQuote(let key, let quote):
                 publish(quote, at: key)
             case .publishFailure(let key, let failure):
-                guard let delivery = deliveries[key] else { break }
-                delivery.slot.store(failure)
-                for mailbox in delivery.followers { mailbox.signal() }
+                publish(failure, at: key)
             case .publishBrokerState(let broker, let state):
                 publishBrokerState(broker, state)
             }
@@ -168,6 +166,12 @@ public actor MarketDataHub: MarketFeed {
     private func publish(_ quote: CommonQuote, at key: QuoteKey) {
         guard let delivery = deliveries[key] else { return }
         delivery.slot.store(quote)
+        for mailbox in delivery.followers { mailbox.signal() }
+    }
+
+    private func publish(_ failure: BrokerError, at key: QuoteKey) {
+        guard let delivery = deliveries[key] else { return }
+        delivery.slot.store(failure)
         for mailbox in delivery.followers { mailbox.signal() }
     }
 
