@@ -1,7 +1,7 @@
 import Domain
 
-/// One subscriber's hold on the hub, shared by everything in its `MarketFeedSubscription`: the
-/// stream of batches reads through it, `setSymbols` and `cancel` go through it, and when the
+/// One subscriber's hold on the hub, shared by everything in its `MarketFeedSubscription`: its
+/// `MarketUpdates` read through it, `setSymbols` and `cancel` go through it, and when the
 /// consumer is gone without cancelling (its task cancelled, its stream dropped unread) it tells the
 /// hub, once. One object instead of a closure context per closure, because a subscriber's fixed
 /// cost is what a thousand single-symbol subscribers are made of.

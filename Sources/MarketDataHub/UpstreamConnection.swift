@@ -1,8 +1,8 @@
 import Domain
 
 /// One open upstream session with the two tasks that talk to it: a reader that feeds its events to
-/// the hub (on the hub's own executor), and a commander that runs subscribe, unsubscribe and close strictly in the order the
-/// hub asked, without the hub awaiting the broker.
+/// the hub (on the hub's own executor), and a commander that runs subscribe, unsubscribe and close
+/// strictly in the order the hub asked, without the hub awaiting the broker.
 final class UpstreamConnection: Sendable {
     enum Command: Sendable {
         case subscribe(Set<String>)
