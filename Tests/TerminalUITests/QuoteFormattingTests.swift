@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Testing
 @testable import TerminalUI
@@ -48,7 +49,7 @@ import Testing
 @Suite struct FixedDecimalsTests {
     /// The integer formatter agrees with printf across magnitudes, signs and places.
     @Test func agreesWithPrintf() {
-        var generator = SeededGenerator(seed: 20261123)
+        var generator = SplitMix64(seed: 20261123)
         for _ in 0..<5_000 {
             let magnitude = pow(10, Double.random(in: -5...9, using: &generator))
             let value = (Bool.random(using: &generator) ? -1 : 1) * magnitude
@@ -75,15 +76,3 @@ import Testing
     }
 }
 
-/// SplitMix64: deterministic inputs for property-style tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Testing
 @testable import TerminalUI
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func theClockAgreesWithTheGregorianCalendar() {
-        var generator = SeededGenerator(seed: 2026_06)
+        var generator = SplitMix64(seed: 2026_06)
         let zones = ["UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham", "Europe/Dublin"]
             .compactMap(TimeZone.init(identifier:))
         #expect(zones.count == 6)

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import TestSupport
 
@@ -19,7 +20,7 @@ struct StreamDecoderMutationRun {
     var iterations: Int
 
     func run(_ decode: (String) throws -> Int) async -> Outcome {
-        var random = Random(seed: seed)
+        var random = SplitMix64(seed: seed)
         var outcome = Outcome()
         var slice = TimeSlice()
         let significant = Array(#"{}[]",:"\0123456789.-+eEtnulfrs "#.utf8)
@@ -61,20 +62,4 @@ struct StreamDecoderMutationRun {
         return text.range(of: #",\s*[\]}]"#, options: .regularExpression) == nil
     }
 
-    /// Steele, Lea and Flood's SplitMix64: a tiny seeded generator, so every run mutates the same way.
-    struct Random {
-        private var state: UInt64
-
-        init(seed: UInt64) {
-            state = seed
-        }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D4_049E_B311_12EB
-            return z ^ (z >> 31)
-        }
-    }
 }

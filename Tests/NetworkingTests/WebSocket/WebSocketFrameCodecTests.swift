@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 @testable import Networking
 import Testing
@@ -116,7 +117,7 @@ import Testing
     /// Random mutations of valid frames (a fixed seed, so every run checks the same inputs): the decoder
     /// never crashes or loops; it returns frames, waits for bytes, or reports a protocol violation.
     @Test func survivesSeededMutations() {
-        var random = SplitMix(seed: 6455)
+        var random = SplitMix64(seed: 6455)
         let seeds = [
             serverFrame(opcode: 1, payload: Array("hello".utf8)), serverFrame(opcode: 2, payload: Array(repeating: 1, count: 200)),
             serverFrame(opcode: 8, payload: [3, 232] + Array("bye".utf8)), serverFrame(fin: false, opcode: 1, payload: [0xCE]),
@@ -153,15 +154,3 @@ import Testing
     }
 }
 
-/// SplitMix64: deterministic test inputs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import TestSupport
 @testable import Networking
@@ -28,7 +29,7 @@ import Testing
     @Test func survivesSeededMutations() async throws {
         let handshake = try WebSocketHandshake(url: URL(string: "wss://h/v2/iex?token=\(Self.secret)")!, keyBytes: Array("the sample nonce".utf8))
         let significant = Array(" :\r\n0123456789HTTP/1.\u{7F}".utf8) + [0x00, 0x1B, 0xC3, 0xE2, 0xFF]
-        var random = SplitMix(seed: 0x0465_5101)
+        var random = SplitMix64(seed: 0x0465_5101)
         var outcomes = Outcomes()
         var slice = TimeSlice()
         for _ in 0..<4_000 {

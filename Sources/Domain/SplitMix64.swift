@@ -1,13 +1,14 @@
 /// A tiny seeded generator (Steele, Lea & Flood, "Fast splittable pseudorandom number generators",
-/// 2014). Backoff jitter only needs spread, not quality; a seed makes reconnect timing reproducible.
-struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+/// 2014). Backoff jitter and the tests' mutation runs need spread, not quality; a seed makes reconnect
+/// timing and every generated input reproducible.
+public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -16,7 +17,7 @@ struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// Uniform in 0..<1 from the top 53 bits, the precision of a Double.
-    mutating func nextUnit() -> Double {
+    public mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 }
