@@ -36,7 +36,7 @@ let package = Package(
         // `make bench`: the hub against the reference design it replaced, the renderer, the decoders, start-up.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalUI", "Interactors", "BrokerAdapters"],
+            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters"],
             swiftSettings: strict
         ),
 

@@ -22,6 +22,21 @@ struct RendererBenchmark: Sendable {
         let before = Self.state()
         let after = Self.stateWithOneRowChanged(before, index: 2)
         for (label, size) in [("1000rows", Self.tall), ("120x40", Self.typical)] {
+            #if canImport(Glibc)
+            // Bytes are the same on every run: measured once per size.
+            log("render \(label), bytes through ncurses in a pty")
+            switch CursesBytesBenchmark.measure(size: size) {
+            case .success(let counts):
+                let name = "render.\(label).curses"
+                figures.add("\(name).oneRowChangeBytes", Double(counts.oneRowChange))
+                figures.add("\(name).fullRepaintBytes", Double(counts.fullRepaint))
+                if counts.fullRepaint > 0 {
+                    figures.add("\(name).oneRowChangePercentOfRepaint", 100 * Double(counts.oneRowChange) / Double(counts.fullRepaint))
+                }
+            case .failure(let error):
+                log("render \(label): \(error)")
+            }
+            #endif
             for run in 1...runs {
                 log("render \(label), run \(run)")
                 let compose = medianTime { _ = WatchlistScreen.render(after, size: size, now: Self.now, options: Self.options) }
@@ -44,7 +59,7 @@ struct RendererBenchmark: Sendable {
                 figures.add("\(name).oneRowChangeRuns", Double(change.count))
             }
         }
-        figures.note("render.bytes", "ANSI writer of FrameDiff runs (cursor move + SGR + text) into a pipe; not the curses path")
+        figures.note("render.bytes", "through ncurses into a pty (c), and an ANSI writer of the FrameDiff runs into a pipe (a)")
         return figures
     }
 

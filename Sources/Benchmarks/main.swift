@@ -2,6 +2,10 @@ import Foundation
 
 // `make bench`: our hub against the reference design it replaced, the renderer, the decoders and
 // start-up. Prints the table and writes every figure to bench-results.json.
+// The renderer benchmark runs this executable in a pseudo-terminal to count what ncurses writes.
+if CommandLine.arguments.dropFirst().first == CursesBytesBenchmark.childFlag {
+    CursesBytesBenchmark.runChild(Array(CommandLine.arguments.dropFirst(2)))
+}
 let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
 let log: @Sendable (String) -> Void = { line in
     FileHandle.standardError.write(Data("· \(line)\n".utf8))
