@@ -15,11 +15,10 @@ final class DeliveryCountdown: Sendable {
         if total == target.load(ordering: .sequentiallyConsistent) { reached.signal() }
     }
 
-    /// Sets the total to wait for; call before handing in the quote that will reach it.
+    /// Sets the total to wait for; call before handing in the quote that will reach it, so no
+    /// delivery can count towards it first.
     func expect(_ total: Int) {
         target.store(total, ordering: .sequentiallyConsistent)
-        // Deliveries that raced ahead of the new target already reached it.
-        if delivered.load(ordering: .sequentiallyConsistent) == total { reached.signal() }
     }
 
     /// false when `total` was not reached within `timeout` (a hub that lost a delivery).

@@ -14,13 +14,8 @@ enum LockstepProducer {
     static func run(
         quotes: Int, symbols: [String], subscribers: Int, countdown: DeliveryCountdown, into session: BenchQuoteSession
     ) async -> LockstepOutcome? {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: produce(
-                    quotes: quotes, symbols: symbols, subscribers: subscribers, countdown: countdown, into: session))
-            }
-            thread.name = "bench-lockstep"
-            thread.start()
+        await onDedicatedThread(named: "bench-lockstep") {
+            produce(quotes: quotes, symbols: symbols, subscribers: subscribers, countdown: countdown, into: session)
         }
     }
 

@@ -46,13 +46,7 @@ struct ProducerReport: Sendable {
 /// on the hub's executor.
 enum QuoteProducer {
     static func run(_ plan: ProducerPlan, into session: BenchQuoteSession) async -> ProducerReport {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: produce(plan, into: session))
-            }
-            thread.name = "bench-producer"
-            thread.start()
-        }
+        await onDedicatedThread(named: "bench-producer") { produce(plan, into: session) }
     }
 
     private static func produce(_ plan: ProducerPlan, into session: BenchQuoteSession) -> ProducerReport {
