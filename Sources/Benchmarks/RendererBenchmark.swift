@@ -104,7 +104,7 @@ struct RendererBenchmark: Sendable {
         return WatchlistViewState(
             rows: rows, selectedIndex: 0, scrollOffset: 0, sort: .symbol, mode: .normal,
             brokers: brokers.map { BrokerStatus(branding: $0, state: .live) }, isDemo: true,
-            message: StatusMessage(.info, "Benchmark"), staleAfter: 30, highlightFor: 1)
+            message: StatusMessage(.info, "Benchmark", at: now), staleAfter: 30, highlightFor: 1)
     }
 
     /// One price tick: the row's last, change and bid/ask move and its price flashes.

@@ -20,9 +20,12 @@ public struct QuoteKey: Sendable, Hashable, Comparable, Codable, CustomStringCon
     public var id: String { "\(brandID):\(symbol)" }
     public var description: String { id }
 
-    /// Rows sort by symbol, then brand id.
+    /// Rows sort by symbol, then brand id; indexes (`^GSPC`) come before stocks, as a terminal's
+    /// market overview does, where plain byte order would put the caret after `ZZZZ`.
     public static func < (lhs: QuoteKey, rhs: QuoteKey) -> Bool {
-        (lhs.symbol, lhs.brandID) < (rhs.symbol, rhs.brandID)
+        let (lhsIndex, rhsIndex) = (lhs.symbol.utf8.first == UInt8(ascii: "^"), rhs.symbol.utf8.first == UInt8(ascii: "^"))
+        if lhsIndex != rhsIndex { return lhsIndex }
+        return (lhs.symbol, lhs.brandID) < (rhs.symbol, rhs.brandID)
     }
 
     public static func == (lhs: QuoteKey, rhs: QuoteKey) -> Bool {

@@ -18,29 +18,20 @@ public enum Symbol {
         }
     }
 
-    /// `text` with everything but printable ASCII spelled as `\u{…}`, so user input echoed in a message can
-    /// never steer the terminal.
+    /// `text` as it may be shown in a message: see `VisibleText.escaped`.
     public static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if (0x20...0x7E).contains(scalar.value) {
-                out.unicodeScalars.append(scalar)
-            } else {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            }
-        }
-        return out
+        VisibleText.escaped(text)
     }
 
-    /// The canonical (upper-cased) form of `raw`, or why it is not a symbol.
+    /// The canonical (upper-cased) form of `raw`, or why it is not a symbol. Errors quote `raw` as typed,
+    /// not upper-cased, so the user recognises it.
     public static func normalize(_ raw: String) -> Result<String, ValidationError> {
-        let upper = raw.uppercased()
-        if upper.isEmpty { return .failure(.empty) }
-        if let bad = upper.first(where: { !(($0.isASCII && ($0.isLetter || $0.isNumber)) || allowedPunctuation.contains($0)) }) {
-            return .failure(.invalidCharacter(upper, bad))
+        if raw.isEmpty { return .failure(.empty) }
+        if let bad = raw.first(where: { !(($0.isASCII && ($0.isLetter || $0.isNumber)) || allowedPunctuation.contains($0)) }) {
+            return .failure(.invalidCharacter(raw, bad))
         }
-        if upper.count > maxLength { return .failure(.tooLong(upper)) }
-        return .success(upper)
+        if raw.count > maxLength { return .failure(.tooLong(raw)) }
+        return .success(raw.uppercased())
     }
 
     /// Splits user input on spaces and commas into its non-empty parts.

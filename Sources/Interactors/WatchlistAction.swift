@@ -12,7 +12,10 @@ public enum WatchlistAction: Sendable, Hashable {
     case toggleHelp
     /// Opens (and refreshes) or closes the accounts panel.
     case toggleAccounts
-    case dismissMessage
+    /// Esc: closes the accounts panel when it is open, else dismisses the status message.
+    case dismiss
+    /// Opens or closes the message log (`m`).
+    case toggleMessageLog
     case quit
     /// The number of table rows that fit on screen changed (terminal resized).
     case viewportChanged(visibleRows: Int)

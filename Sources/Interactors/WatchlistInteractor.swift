@@ -30,7 +30,7 @@ public actor WatchlistInteractor {
         securityWarning: String? = nil,
         staleAfter: TimeInterval = 30,
         highlightFor: TimeInterval = 1,
-        initialMessage: StatusMessage? = nil,
+        initialMessages: [StatusMessage] = [],
         now: @escaping @Sendable () -> Date = Date.init,
         publish: @escaping @Sendable (WatchlistViewState) -> Void
     ) {
@@ -38,8 +38,9 @@ public actor WatchlistInteractor {
             brokers: feed.brokers, symbols: watchlist.symbols, isDemo: isDemo,
             staleAfter: staleAfter, highlightFor: highlightFor
         )
-        self.state.message = initialMessage
+        self.state.show(initialMessages)
         self.state.securityWarning = securityWarning
+        self.state.isSaved = watchlist.file != nil
         self.watchlist = watchlist
         self.quoteServices = quoteServices
         self.accountServices = accountServices
@@ -86,14 +87,23 @@ public actor WatchlistInteractor {
         case .viewportChanged(let rows): state.setVisibleRows(rows)
         case .cycleSort:
             state.cycleSort()
-            state.message = StatusMessage(.info, "Sorted by \(state.sort.label)")
+            say(.info, "Sorted by \(state.sort.label)")
         case .toggleHelp:
             state.mode = state.mode == .help ? .normal : .help
+        case .toggleMessageLog:
+            state.mode = state.mode == .messageLog ? .normal : .messageLog
         case .toggleAccounts:
             toggleAccounts()
-        case .dismissMessage:
-            state.message = nil
+        case .dismiss:
+            if state.accounts != nil {
+                toggleAccounts()
+            } else {
+                state.dismissMessage()
+            }
         case .beginAdd:
+            // The prompt takes the status line; what it showed is in the log and must not come back
+            // when the prompt closes.
+            state.dismissMessage()
             state.mode = .adding(text: "", error: nil)
         case .inputCharacter(let character):
             if case .adding(let text, _) = state.mode, text.count < 200 {
@@ -122,7 +132,16 @@ public actor WatchlistInteractor {
     private func announceWatchlistFileNotes() {
         let notes = watchlist.takeEditNotes()
         guard !notes.isEmpty else { return }
-        state.message = StatusMessage(.warning, notes.map(\.description).joined(separator: " · "))
+        say(.warning, notes.map(\.description).joined(separator: " · "))
+    }
+
+    private func say(_ kind: StatusMessage.Kind, _ text: String) {
+        state.show(StatusMessage(kind, text, at: now()))
+    }
+
+    /// Said after an edit in a run whose list is not saved (`--symbols`), so nobody expects it next time.
+    private var unsavedNote: String {
+        state.isSaved ? "" : " (this run only: --symbols lists are not saved)"
     }
 
     // MARK: - Feed
@@ -195,15 +214,23 @@ public actor WatchlistInteractor {
         switch AddSymbolsInput.parse(text, existing: state.symbols) {
         case .rejected(let reason):
             state.mode = .adding(text: text, error: reason)
-        case .add(let new, let alreadyListed):
+        case .add(let new, let alreadyListed, let invalid):
             do {
                 let added = try watchlist.add(new)
                 state.setSymbols(watchlist.symbols)
-                state.mode = .normal
                 if let first = added.first { state.select(symbol: first) }
                 var text = added.isEmpty ? "Nothing new to add" : "Added \(added.joined(separator: ", "))"
                 if !alreadyListed.isEmpty { text += " (already listed: \(alreadyListed.joined(separator: ", ")))" }
-                state.message = StatusMessage(.info, text)
+                text += unsavedNote
+                if invalid.isEmpty {
+                    state.mode = .normal
+                    say(.info, text)
+                } else {
+                    // What was not added stays in the prompt, with why, to be fixed in place.
+                    let reasons = invalid.map(\.reason).joined(separator: " · ")
+                    say(.warning, "\(text) · not added: \(reasons)")
+                    state.mode = .adding(text: invalid.map(\.text).joined(separator: " "), error: "not added: \(reasons)")
+                }
                 await followCurrentSymbols()
                 requestSnapshots(for: added)
             } catch {
@@ -214,7 +241,7 @@ public actor WatchlistInteractor {
 
     private func removeSelected() async {
         guard let symbol = state.selectedRow?.key.symbol else {
-            state.message = StatusMessage(.info, "Nothing to remove")
+            say(.info, "Nothing to remove")
             return
         }
         do {
@@ -224,27 +251,27 @@ public actor WatchlistInteractor {
             }
             state.noteRemoved(symbol, at: index)
             state.setSymbols(watchlist.symbols)
-            state.message = StatusMessage(.info, "Removed \(symbol) · u to undo")
+            say(.info, "Removed \(symbol) · u to undo\(unsavedNote)")
             await followCurrentSymbols()
         } catch {
-            state.message = StatusMessage(.error, "Could not remove \(symbol): \(error.description)")
+            say(.error, "Could not remove \(symbol): \(error.description)")
         }
     }
 
     private func undoRemove() async {
         guard let last = state.popUndo() else {
-            state.message = StatusMessage(.info, "Nothing to undo")
+            say(.info, "Nothing to undo")
             return
         }
         do {
             try watchlist.insert(last.symbol, at: last.index)
             state.setSymbols(watchlist.symbols)
             state.select(symbol: last.symbol)
-            state.message = StatusMessage(.info, "Restored \(last.symbol)")
+            say(.info, "Restored \(last.symbol)\(unsavedNote)")
             await followCurrentSymbols()
             requestSnapshots(for: [last.symbol])
         } catch {
-            state.message = StatusMessage(.error, "Could not restore \(last.symbol): \(error.description)")
+            say(.error, "Could not restore \(last.symbol): \(error.description)")
         }
     }
 }

@@ -12,7 +12,13 @@ public struct WatchlistState: Sendable {
     public var statuses: BrokerStatusStore
     public var sort: SortOrder = .symbol
     public var mode: InputMode = .normal
-    public var message: StatusMessage?
+    /// The status line's message; every message shown also goes to `messageLog`.
+    public private(set) var message: StatusMessage?
+    /// The last `messageLogLimit` messages, oldest first (`m` shows them).
+    public private(set) var messageLog: [StatusMessage] = []
+    public static let messageLogLimit = 100
+    /// False for a `--symbols` run, whose edits are not written anywhere.
+    public var isSaved = true
     public var isDemo: Bool
     public var securityWarning: String?
     public var staleAfter: TimeInterval
@@ -50,17 +56,41 @@ public struct WatchlistState: Sendable {
         let before = statuses
         quotes.apply(update, receivedAt: receivedAt)
         statuses.apply(update)
-        announceNewFailures(since: before, in: update)
+        announceNewFailures(since: before, in: update, at: receivedAt)
         rebuildRows()
+    }
+
+    // MARK: - Messages
+
+    /// Puts `message` on the status line and in the log.
+    public mutating func show(_ message: StatusMessage) {
+        self.message = message
+        messageLog.append(message)
+        if messageLog.count > Self.messageLogLimit { messageLog.removeFirst(messageLog.count - Self.messageLogLimit) }
+    }
+
+    /// Logs each of `messages` and puts them on the status line together, as the most severe of them.
+    public mutating func show(_ messages: [StatusMessage]) {
+        guard let first = messages.first else { return }
+        for message in messages { show(message) }
+        guard messages.count > 1 else { return }
+        let kind: StatusMessage.Kind = messages.contains { $0.kind == .error } ? .error
+            : messages.contains { $0.kind == .warning } ? .warning : .info
+        message = StatusMessage(kind, messages.map(\.text).joined(separator: " · "), at: first.at)
+    }
+
+    /// Clears the status line; the log keeps the message.
+    public mutating func dismissMessage() {
+        message = nil
     }
 
     /// A broker that has given up says so in full on the status line (the footer has to truncate), once,
     /// e.g. "Tradier: unauthorized, check TRADIER_TOKEN".
-    private mutating func announceNewFailures(since before: BrokerStatusStore, in update: MarketUpdate) {
+    private mutating func announceNewFailures(since before: BrokerStatusStore, in update: MarketUpdate, at now: Date) {
         for broker in brokers {
             guard case .failed(let reason)? = update.brokerStates[broker.id],
                   before.state(for: broker.id) != .failed(reason: reason) else { continue }
-            message = StatusMessage(.error, "\(broker.name): \(reason)")
+            show(StatusMessage(.error, "\(broker.name): \(reason)", at: now))
         }
     }
 
@@ -142,7 +172,9 @@ public struct WatchlistState: Sendable {
             staleAfter: staleAfter,
             highlightFor: highlightFor,
             accounts: accounts,
-            securityWarning: securityWarning
+            securityWarning: securityWarning,
+            messageLog: messageLog,
+            isSaved: isSaved
         )
     }
 
@@ -170,11 +202,12 @@ public struct WatchlistState: Sendable {
         reselect()
     }
 
-    /// What a row says instead of (or besides) a price. A row-specific error wins; otherwise a broker that is
-    /// down explains rows that have no price yet. Rows that have a price keep it (and go stale).
+    /// What a row says instead of a price. A row that has a price keeps it, whatever fails later: it goes
+    /// stale as it ages, and the failure is the footer's and the status line's to tell. A row without one
+    /// says its own error, else why its broker is down.
     static func rowError(entry: QuoteEntry?, brokerState: BrokerConnectionState?) -> String? {
-        if let error = entry?.error { return error.shortReason }
         guard entry?.quote == nil else { return nil }
+        if let error = entry?.error { return error.shortReason }
         switch brokerState {
         case .reconnecting(let attempt, _): return "reconnecting \(attempt)…"
         case .failed(let reason): return "failed: \(reason)"

@@ -27,6 +27,8 @@ public enum InputMode: Sendable, Hashable {
     /// The inline "add symbols" prompt with what has been typed and, after a failed submit, why.
     case adding(text: String, error: String?)
     case help
+    /// The message log overlay (`m`): the last messages with their time.
+    case messageLog
 }
 
 /// One (symbol, broker) row as the view needs it.
@@ -95,15 +97,27 @@ public struct AccountsPanel: Sendable, Hashable {
     }
 }
 
-/// A one-line message for the status line.
+/// A message for the status line, kept in the message log with its time.
 public struct StatusMessage: Sendable, Hashable {
     public enum Kind: Sendable, Hashable { case info, warning, error }
     public var kind: Kind
     public var text: String
+    /// When it was said (local clock): the log shows it, and an info message fades some seconds after it.
+    public var at: Date
 
-    public init(_ kind: Kind, _ text: String) {
+    /// How long an info message ("Sorted by last", "Added IBM") stays on the status line. Warnings and
+    /// errors stay until dismissed or replaced: they say something the user has to read.
+    public static let infoLifetime: TimeInterval = 5
+
+    public init(_ kind: Kind, _ text: String, at: Date) {
         self.kind = kind
         self.text = text
+        self.at = at
+    }
+
+    /// Whether the status line still shows it at `now`.
+    public func isShown(at now: Date) -> Bool {
+        kind != .info || now.timeIntervalSince(at) < Self.infoLifetime
     }
 }
 
@@ -122,7 +136,12 @@ public struct WatchlistViewState: Sendable, Hashable {
     public var isDemo: Bool
     /// A safety check the user turned off (e.g. "TLS NOT VERIFIED"): the header shows it on every frame.
     public var securityWarning: String?
+    /// The current message; the view hides an info message once it has faded (`StatusMessage.isShown`).
     public var message: StatusMessage?
+    /// The last messages, oldest first, for the message log overlay.
+    public var messageLog: [StatusMessage]
+    /// False when edits are not saved (a `--symbols` run): the header says so.
+    public var isSaved: Bool
     /// Rows whose last quote is older than this are drawn dimmed.
     public var staleAfter: TimeInterval
     /// How long a changed price stays highlighted.
@@ -134,9 +153,11 @@ public struct WatchlistViewState: Sendable, Hashable {
         rows: [WatchlistRow] = [], selectedIndex: Int? = nil, scrollOffset: Int = 0, sort: SortOrder = .symbol,
         mode: InputMode = .normal, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
         staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil,
-        securityWarning: String? = nil
+        securityWarning: String? = nil, messageLog: [StatusMessage] = [], isSaved: Bool = true
     ) {
         self.securityWarning = securityWarning
+        self.messageLog = messageLog
+        self.isSaved = isSaved
         self.rows = rows
         self.selectedIndex = selectedIndex
         self.scrollOffset = scrollOffset

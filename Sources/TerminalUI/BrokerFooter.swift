@@ -1,10 +1,13 @@
+import Foundation
 import Domain
 import Interactors
 
 /// The last row: each broker's connection state on the left, key hints on the right. When the row is
-/// short, hints go first (least needed first), then broker names shrink to their glyphs.
+/// short, hints go first (least needed first; `? help` stays, as it leads to every key), then broker
+/// names shrink to their first word and only then to their glyphs.
 struct BrokerFooter {
     let state: WatchlistViewState
+    let now: Date
     let palette: Palette
 
     private struct Hint {
@@ -15,28 +18,36 @@ struct BrokerFooter {
     }
 
     private static let hints = [
-        Hint(key: "a", label: "add", priority: 4),
-        Hint(key: "d", label: "delete", priority: 3),
+        Hint(key: "a", label: "add", priority: 6),
+        Hint(key: "d", label: "delete", priority: 4),
         Hint(key: "u", label: "undo", priority: 1),
-        Hint(key: "s", label: "sort", priority: 2),
-        Hint(key: "?", label: "help", priority: 6),
-        Hint(key: "q", label: "quit", priority: 5),
+        Hint(key: "s", label: "sort", priority: 3),
+        Hint(key: "A", label: "accounts", priority: 2),
+        Hint(key: "m", label: "messages", priority: 0),
+        Hint(key: "?", label: "help", priority: 8),
+        Hint(key: "q", label: "quit", priority: 7),
     ]
+
+    /// How much of each broker's name the footer shows.
+    enum NameLength: CaseIterable {
+        case full, firstWord, none
+    }
 
     func draw(into buffer: inout ScreenBuffer, row: Int) {
         let room = buffer.size.columns - 2
         var candidates: [(brokers: StyledText, hints: StyledText)] = []
         let hintTexts = (0...Self.hints.count).map(hintText(keeping:))
-        for withNames in [true, false] {
-            let brokers = brokerText(withNames: withNames)
-            for kept in stride(from: Self.hints.count, through: withNames ? 2 : 0, by: -1) {
+        for names in NameLength.allCases {
+            let brokers = brokerText(names: names)
+            let fewestHints = names == .full ? 3 : names == .firstWord ? 1 : 0
+            for kept in stride(from: Self.hints.count, through: fewestHints, by: -1) {
                 candidates.append((brokers, hintTexts[kept]))
             }
         }
         let chosen = candidates.first { candidate in
             let gap = candidate.brokers.isEmpty || candidate.hints.isEmpty ? 0 : 3
             return candidate.brokers.width + gap + candidate.hints.width <= room
-        } ?? (brokerText(withNames: false), StyledText())
+        } ?? (brokerText(names: .none), StyledText())
 
         chosen.brokers.truncated(toWidth: room).draw(into: &buffer, column: 1, row: row)
         if !chosen.hints.isEmpty {
@@ -44,14 +55,22 @@ struct BrokerFooter {
         }
     }
 
-    private func brokerText(withNames: Bool) -> StyledText {
+    private func brokerText(names: NameLength) -> StyledText {
         var text = StyledText()
         for (index, broker) in state.brokers.enumerated() {
-            if index > 0 { text.append(withNames ? "   " : "  ") }
+            if index > 0 { text.append(names == .full ? "   " : "  ") }
             text.append(cells: [WatchlistTable.glyph(of: broker.branding)], style: palette.brand(broker.branding.color))
-            if withNames {
+            let name = TerminalText.sanitize(broker.branding.name)
+            switch names {
+            case .full:
                 text.append(" ")
-                text.append(cells: TerminalText.truncatedCells(TerminalText.sanitize(broker.branding.name), toWidth: 20), style: .plain)
+                text.append(cells: TerminalText.truncatedCells(name, toWidth: 20), style: .plain)
+            case .firstWord:
+                text.append(" ")
+                let word = name.split(separator: " ").first.map(String.init) ?? name
+                text.append(cells: TerminalText.truncatedCells(word, toWidth: 10), style: .plain)
+            case .none:
+                break
             }
             text.append(" ")
             text.append(Self.describe(broker.state), style: palette.connection(broker.state))

@@ -1,9 +1,10 @@
 /// Where each table column goes for a terminal width. Pure, so the degradation order on narrow
-/// terminals is tested directly: bid/ask (and volume) go first, then age, then change (change % stays),
-/// then the broker name shrinks and finally becomes the glyph alone.
+/// terminals is tested directly: the wide-terminal columns (spread, previous close) go first, then
+/// volume, bid/ask, age, change (change % stays), then the broker name shrinks and finally becomes the
+/// glyph alone.
 struct ColumnLayout: Sendable, Hashable {
     enum Column: Sendable, Hashable, CaseIterable {
-        case symbol, broker, last, change, changePercent, bid, ask, volume, age
+        case symbol, broker, last, change, changePercent, bid, ask, spread, volume, previousClose, age
 
         var heading: String {
             switch self {
@@ -14,7 +15,9 @@ struct ColumnLayout: Sendable, Hashable {
             case .changePercent: "change %"
             case .bid: "bid"
             case .ask: "ask"
+            case .spread: "spread"
             case .volume: "volume"
+            case .previousClose: "prev close"
             case .age: "age"
             }
         }
@@ -31,8 +34,8 @@ struct ColumnLayout: Sendable, Hashable {
             switch self {
             case .symbol: 6
             case .broker: 6
-            case .last, .bid, .ask: 8
-            case .change: 7
+            case .last, .bid, .ask, .previousClose: 8
+            case .change, .spread: 7
             case .changePercent: 8
             case .volume: 6
             case .age: 3
@@ -77,7 +80,9 @@ struct ColumnLayout: Sendable, Hashable {
 
     /// `demand` is the widest content per column (headings included); a column missing from it, or
     /// with 0, is not shown (e.g. volume when no broker sends it).
-    static func fit(demand: [Column: Int], width: Int) -> ColumnLayout {
+    /// `reserved` cells at the right edge are kept free of the wide-terminal extras (spread, previous
+    /// close) only: the scroll position is worth more than they are, but not more than a core column.
+    static func fit(demand: [Column: Int], width: Int, reserved: Int = 0) -> ColumnLayout {
         var widths: [Column: Int] = [:]
         for column in Column.allCases {
             guard let wanted = demand[column], wanted > 0 else { continue }
@@ -93,6 +98,9 @@ struct ColumnLayout: Sendable, Hashable {
             shown.removeAll { columns.contains($0) }
         }
 
+        for extra in [Column.previousClose, .spread] where total() > width - reserved {
+            drop(extra)
+        }
         let steps: [() -> Void] = [
             { drop(.volume) },
             { drop(.bid, .ask) },

@@ -2,13 +2,15 @@ import Foundation
 import Interactors
 
 /// Row 0: the app's name, the DEMO badge, how many symbols, the sort order and the clock.
-/// When the row is short the clock goes first, then the count; the sort stays longest because it
-/// answers "what did s just do?".
+/// When the row is short the clock goes first, then the sort (the sorted column's heading is marked
+/// too), then the count. On a terminal too narrow for the scroll position beside the
+/// column headings, the position ("13-24 of 40") takes the count's place: it says more.
 struct HeaderBar {
     let state: WatchlistViewState
     let now: Date
     let options: RenderOptions
     let palette: Palette
+    var position: String? = nil
 
     func draw(into buffer: inout ScreenBuffer, row: Int) {
         let columns = buffer.size.columns
@@ -16,6 +18,11 @@ struct HeaderBar {
         if state.isDemo {
             left.append(" ")
             left.append(" DEMO ", style: palette.demoBadge)
+        }
+        if !state.isSaved {
+            // A `--symbols` run: edits last until quit. Said on every frame, so nobody expects them back.
+            left.append(" ")
+            left.append(" NOT SAVED ", style: palette.unsavedBadge)
         }
         if let warning = state.securityWarning {
             left.append(" ")
@@ -32,7 +39,7 @@ struct HeaderBar {
             }
         }
         let symbols = distinct.count
-        let count = StyledText(symbols == 1 ? "1 symbol" : "\(symbols) symbols", style: palette.headerDetail)
+        let count = StyledText(position.map { "rows \($0)" } ?? (symbols == 1 ? "1 symbol" : "\(symbols) symbols"), style: palette.headerDetail)
         var sort = StyledText("sort: ", style: palette.headerDetail)
         sort.append(state.sort.label, style: .plain)
         let clock = StyledText(Self.clock(now, timeZone: options.timeZone), style: palette.clock)
@@ -41,6 +48,7 @@ struct HeaderBar {
         let candidates: [(left: StyledText, clock: Bool)] = [
             (left + gap + count + gap + sort, true),
             (left + gap + count + gap + sort, false),
+            (left + gap + count, false),
             (left + gap + sort, false),
             (left, false),
         ]

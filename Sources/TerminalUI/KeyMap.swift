@@ -8,6 +8,7 @@ public enum KeyMap {
         case .normal: return normalAction(for: key)
         case .adding: return addingAction(for: key)
         case .help: return helpAction(for: key)
+        case .messageLog: return messageLogAction(for: key)
         }
     }
 
@@ -25,8 +26,9 @@ public enum KeyMap {
         case .character("s"): .cycleSort
         case .character("A"): .toggleAccounts
         case .character("?"): .toggleHelp
+        case .character("m"): .toggleMessageLog
         case .character("q"): .quit
-        case .escape: .dismissMessage
+        case .escape: .dismiss
         default: nil
         }
     }
@@ -47,6 +49,14 @@ public enum KeyMap {
     private static func helpAction(for key: KeyPress) -> WatchlistAction? {
         switch key {
         case .character("?"), .character("q"), .escape, .enter: .toggleHelp
+        default: nil
+        }
+    }
+
+    /// Like help: the key that opened it, q, Esc or Enter closes it.
+    private static func messageLogAction(for key: KeyPress) -> WatchlistAction? {
+        switch key {
+        case .character("m"), .character("q"), .escape, .enter: .toggleMessageLog
         default: nil
         }
     }

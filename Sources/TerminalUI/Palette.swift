@@ -21,6 +21,7 @@ struct Palette: Sendable {
     var title: Style { pick(Style(foreground: .cyan, bold: true), Style(bold: true)) }
     /// Loud on purpose, and still loud without color (reverse, bold).
     var securityBadge: Style { pick(Style(foreground: .white, background: .red, bold: true), Style(bold: true, reverse: true)) }
+    var unsavedBadge: Style { pick(Style(foreground: .black, background: .cyan, bold: true), Style(bold: true, reverse: true)) }
     var demoBadge: Style { pick(Style(foreground: .black, background: .yellow, bold: true), Style(bold: true, reverse: true)) }
     var headerDetail: Style { Style(dim: true) }
     var clock: Style { Style(bold: true) }

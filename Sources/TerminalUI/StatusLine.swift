@@ -1,48 +1,101 @@
+import Foundation
 import Interactors
 
-/// The second-to-last row: the current message, or the add prompt while adding.
+/// The rows above the footer: the current message, or the add prompt while adding. A message longer
+/// than a row wraps onto up to `maximumRows` rows (the table gives them up), so the part that explains,
+/// such as where a corrupt file went, is never cut; the message log (`m`) keeps it in full. An info
+/// message fades after `StatusMessage.infoLifetime`.
 struct StatusLine {
     let state: WatchlistViewState
+    let now: Date
     let palette: Palette
 
-    func draw(into buffer: inout ScreenBuffer, row: Int) {
-        if case .adding(let text, let error) = state.mode {
-            drawPrompt(text: text, error: error, into: &buffer, row: row)
-        } else if let message = state.message {
-            StyledText(message.text, style: palette.message(message.kind))
-                .truncated(toWidth: buffer.size.columns - 2)
-                .draw(into: &buffer, column: 1, row: row)
+    static let maximumRows = 3
+
+    /// How many rows the status line takes at `columns` wide, given at most `available`.
+    static func height(of state: WatchlistViewState, columns: Int, now: Date, available: Int) -> Int {
+        let limit = max(1, min(maximumRows, available))
+        return min(limit, StatusLine(state: state, now: now, palette: Palette(RenderOptions())).lines(columns: columns).count)
+    }
+
+    func draw(into buffer: inout ScreenBuffer, rows: Range<Int>) {
+        let lines = lines(columns: buffer.size.columns)
+        guard !rows.isEmpty else { return }
+        var shown = Array(lines.prefix(rows.count))
+        if lines.count > rows.count, let last = shown.popLast() {
+            // More than fits: the log has the whole text.
+            shown.append(last.truncated(toWidth: max(0, last.width - 1)))
+        }
+        for (line, row) in zip(shown, rows) {
+            line.draw(into: &buffer, column: 1, row: row, maxWidth: buffer.size.columns - 2)
+        }
+        if case .adding(let text, _) = state.mode, let row = rows.first {
+            placeCursor(after: text, into: &buffer, row: row)
         }
     }
 
-    /// "Add symbols: <typed>▏  <error>    Enter add · Esc cancel", the cursor after the typed text. A long
-    /// input scrolls: its tail stays visible, so the cursor always is.
-    private func drawPrompt(text: String, error: String?, into buffer: inout ScreenBuffer, row: Int) {
-        let columns = buffer.size.columns
-        let label = StyledText("Add symbols: ", style: palette.promptLabel)
-        var x = label.draw(into: &buffer, column: 1, row: row)
+    /// Every line the status line would show with unlimited rows.
+    private func lines(columns: Int) -> [StyledText] {
+        let width = max(1, columns - 2)
+        if case .adding(let text, let error) = state.mode {
+            return promptLines(text: text, error: error, width: width)
+        }
+        guard let message = state.message, message.isShown(at: now) else { return [StyledText()] }
+        let style = palette.message(message.kind)
+        let wrapped = TerminalText.wrap(TerminalText.cells(TerminalText.sanitize(message.text)), toWidth: width)
+        return wrapped.isEmpty ? [StyledText()] : wrapped.map { line in
+            var text = StyledText()
+            text.append(cells: line, style: style)
+            return text
+        }
+    }
 
+    /// "Add symbols: <typed>  <error>    Enter add · Esc cancel". An error that does not fit beside the
+    /// typed text goes on the rows below, whole, rather than losing its reason.
+    private func promptLines(text: String, error: String?, width: Int) -> [StyledText] {
+        var first = StyledText("Add symbols: ", style: palette.promptLabel)
         let typed = TerminalText.cells(TerminalText.sanitize(text))
-        let room = max(0, columns - 1 - x - 1)
-        let shown = typed.count <= room ? typed : [TerminalText.ellipsis] + typed.suffix(max(0, room - 1))
-        x = buffer.write(cells: shown, column: x, row: row)
-        buffer.cursor = (column: min(x, columns - 1), row: row)
+        let room = max(0, width - first.width - 1)
+        let shownTyped = typed.count <= room ? typed : [TerminalText.ellipsis] + typed.suffix(max(0, room - 1))
+        first.append(cells: shownTyped, style: .plain)
 
         var hint = StyledText("Enter", style: palette.hintKey)
         hint.append(" add · ", style: palette.hintLabel)
         hint.append("Esc", style: palette.hintKey)
         hint.append(" cancel", style: palette.hintLabel)
 
-        var after = x + 2
-        if let error, !error.isEmpty {
-            let message = StyledText(error, style: palette.promptError)
-            let fitsWithHint = after + message.width + 3 + hint.width <= columns - 1
-            after = message.truncated(toWidth: columns - 1 - after).draw(into: &buffer, column: after, row: row) + 3
-            guard fitsWithHint else { return }
+        guard let error, !error.isEmpty else {
+            return [Self.padded(first, then: hint, width: width)]
         }
-        let hintX = columns - 1 - hint.width
-        if hintX >= after {
-            hint.draw(into: &buffer, column: hintX, row: row)
+        let message = StyledText(error, style: palette.promptError)
+        if first.width + 2 + message.width + 3 + hint.width <= width {
+            return [Self.padded(first + StyledText("  ") + message, then: hint, width: width)]
         }
+        if first.width + 2 + message.width <= width {
+            return [first + StyledText("  ") + message]
+        }
+        let wrapped = TerminalText.wrap(TerminalText.cells(TerminalText.sanitize(error)), toWidth: width)
+        return [Self.padded(first, then: hint, width: width)] + wrapped.map { line in
+            var text = StyledText()
+            text.append(cells: line, style: palette.promptError)
+            return text
+        }
+    }
+
+    /// `left`, then `right` against the right edge when both fit.
+    private static func padded(_ left: StyledText, then right: StyledText, width: Int) -> StyledText {
+        let gap = width - left.width - right.width
+        guard gap >= 2 else { return left }
+        return left + StyledText(String(repeating: " ", count: gap)) + right
+    }
+
+    /// The cursor sits after the typed text (a long input scrolls, so its tail and the cursor stay visible).
+    private func placeCursor(after text: String, into buffer: inout ScreenBuffer, row: Int) {
+        let width = max(1, buffer.size.columns - 2)
+        let label = TerminalText.width("Add symbols: ")
+        let typed = TerminalText.cells(TerminalText.sanitize(text)).count
+        let room = max(0, width - label - 1)
+        let x = 1 + label + min(typed, room)
+        buffer.cursor = (column: min(x, buffer.size.columns - 1), row: row)
     }
 }

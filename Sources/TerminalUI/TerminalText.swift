@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Makes text from outside (broker names, errors, symbols, messages) safe to put on screen.
@@ -6,18 +7,12 @@ public enum TerminalText {
     public static let placeholder: Character = "\u{FFFD}"
     public static let ellipsis: Character = "…"
 
-    /// Removes everything that could steer the terminal or reorder the line: C0 and C1 controls,
-    /// whole escape sequences (CSI, OSC, DCS, SOS, PM, APC and two-byte ESC sequences), DEL and bidi
-    /// embedding, override and isolate controls. Tabs and line breaks become one space each (CR LF is
-    /// one line break).
+    /// Text from outside as it is shown: everything that could steer the terminal or reorder the line
+    /// (C0 and C1 controls, so every escape sequence, DEL, bidi controls) spelled out as `\u{…}`, the
+    /// same way stderr and `print` show it (`VisibleText`), so the user sees what was sent and it does
+    /// nothing to the terminal.
     public static func sanitize(_ s: String) -> String {
-        if isPrintableASCII(s) { return s }
-        var scanner = EscapeSequenceScanner(Array(s.unicodeScalars))
-        var output = String.UnicodeScalarView()
-        while let scalar = scanner.next() {
-            output.append(scalar)
-        }
-        return String(output)
+        VisibleText.escaped(s)
     }
 
     /// The characters of `s` as terminal cells, one `Character` per cell: zero-width characters
@@ -111,86 +106,27 @@ public enum TerminalText {
         guard all.count > width else { return all }
         return Array(all.prefix(width - 1)) + [ellipsis]
     }
-}
 
-/// Walks scalars and drops escape sequences and controls; see `TerminalText.sanitize`.
-private struct EscapeSequenceScanner {
-    private let scalars: [Unicode.Scalar]
-    private var index = 0
-
-    init(_ scalars: [Unicode.Scalar]) {
-        self.scalars = scalars
-    }
-
-    mutating func next() -> Unicode.Scalar? {
-        while index < scalars.count {
-            let scalar = scalars[index]
-            index += 1
-            switch scalar.value {
-            case 0x0D:
-                if index < scalars.count, scalars[index].value == 0x0A { index += 1 }
-                return " "
-            case 0x09, 0x0A, 0x0B, 0x0C, 0x85, 0x2028, 0x2029:
-                return " "
-            case 0x1B:
-                skipEscapeSequence()
-            case 0x9B:
-                skipControlSequence()
-            case 0x9D, 0x90, 0x98, 0x9E, 0x9F:
-                skipControlString()
-            case 0x00...0x1F, 0x7F...0x9F:
-                continue
-            // Bidirectional controls (ALM, LRM, RLM, LRE…RLO, LRI…PDI) reorder what follows them. A
-            // `switch` rather than a `Set`: this runs for every scalar drawn, and a set's probe length
-            // depends on the process's random hash seed (the 1,000-row frame took 0.65 or 1.1 ms).
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                continue
-            default:
-                return scalar
+    /// `cells` broken into lines of at most `width` cells, at the last space that fits (a word longer
+    /// than a line is cut where the line ends). Spaces at a break are dropped.
+    public static func wrap(_ cells: [Character], toWidth width: Int) -> [[Character]] {
+        guard width > 0 else { return [] }
+        var lines: [[Character]] = []
+        var rest = cells[...]
+        while !rest.isEmpty {
+            while rest.first == " " { rest = rest.dropFirst() }
+            guard !rest.isEmpty else { break }
+            if rest.count <= width {
+                lines.append(Array(rest))
+                break
             }
+            let window = rest.prefix(width + 1)
+            let breakAt = window.lastIndex(of: " ").flatMap { $0 > rest.startIndex ? $0 : nil } ?? rest.index(rest.startIndex, offsetBy: width)
+            var line = Array(rest[rest.startIndex..<breakAt])
+            while line.last == " " { line.removeLast() }
+            lines.append(line)
+            rest = rest[breakAt...]
         }
-        return nil
-    }
-
-    /// After ESC. ECMA-48: `[` starts a control sequence, `]` `P` `X` `^` `_` a control string,
-    /// anything else is intermediates (0x20–0x2F) then one final byte.
-    private mutating func skipEscapeSequence() {
-        guard index < scalars.count else { return }
-        let introducer = scalars[index].value
-        index += 1
-        switch introducer {
-        case 0x5B: skipControlSequence()
-        case 0x5D, 0x50, 0x58, 0x5E, 0x5F: skipControlString()
-        case 0x20...0x2F:
-            while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) { index += 1 }
-            if index < scalars.count, (0x30...0x7E).contains(scalars[index].value) { index += 1 }
-        default:
-            break
-        }
-    }
-
-    /// CSI: parameter and intermediate bytes up to a final byte 0x40–0x7E. A malformed sequence ends
-    /// at the first byte outside those ranges, which is dropped too.
-    private mutating func skipControlSequence() {
-        while index < scalars.count {
-            let value = scalars[index].value
-            index += 1
-            if !(0x20...0x3F).contains(value) { return }
-        }
-    }
-
-    /// OSC, DCS and friends run to ST (ESC \ or U+009C); xterm also ends OSC at BEL.
-    private mutating func skipControlString() {
-        while index < scalars.count {
-            let value = scalars[index].value
-            index += 1
-            switch value {
-            case 0x07, 0x9C: return
-            case 0x1B:
-                if index < scalars.count, scalars[index].value == 0x5C { index += 1 }
-                return
-            default: continue
-            }
-        }
+        return lines
     }
 }

@@ -5,11 +5,11 @@ import Interactors
 ///
 ///     row 0        header: name, DEMO badge, symbol count, sort, clock
 ///     row 1        column headings (and "13-24 of 40" when the rows do not fit)
-///     rows 2…n-3   the table, from state.scrollOffset; the selected row in reverse video
-///     row n-2      status: the message, or the add prompt
+///     rows 2…       the table, scrolled so the selected row (reverse video) is on screen
+///     rows …n-2    status: the message, or the add prompt; one row, up to three when it is long
 ///     row n-1      footer: broker states and key hints
 ///
-/// The help overlay is drawn over everything between header and footer.
+/// The help and message-log overlays are drawn over everything between header and footer.
 public enum WatchlistScreen {
     public static let minimumSize = ScreenSize(columns: 40, rows: 8)
 
@@ -27,21 +27,32 @@ public enum WatchlistScreen {
             TooSmallNotice(minimum: minimumSize, palette: palette).draw(into: &buffer)
             return buffer
         }
-        let statusRow = size.rows - 2
         let footerRow = size.rows - 1
-        HeaderBar(state: state, now: now, options: options, palette: palette).draw(into: &buffer, row: 0)
+        let statusRow = footerRow - statusHeight(of: state, size: size, now: now)
         let panelHeight = state.accounts.map { AccountsPanelView.height(of: $0, available: statusRow - 2) } ?? 0
-        WatchlistTable(state: state, now: now, palette: palette)
+        let position = WatchlistTable(state: state, now: now, palette: palette)
             .draw(into: &buffer, headingRow: 1, rows: 2..<(statusRow - panelHeight))
+        HeaderBar(state: state, now: now, options: options, palette: palette, position: position).draw(into: &buffer, row: 0)
         if let panel = state.accounts, panelHeight > 0 {
             AccountsPanelView(panel: panel, palette: palette).draw(into: &buffer, rows: (statusRow - panelHeight)..<statusRow)
         }
-        StatusLine(state: state, palette: palette).draw(into: &buffer, row: statusRow)
-        BrokerFooter(state: state, palette: palette).draw(into: &buffer, row: footerRow)
-        if state.mode == .help {
+        StatusLine(state: state, now: now, palette: palette).draw(into: &buffer, rows: statusRow..<footerRow)
+        BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow)
+        switch state.mode {
+        case .help:
             HelpOverlay(palette: palette).draw(into: &buffer, rows: 1..<footerRow)
+        case .messageLog:
+            MessageLogOverlay(messages: state.messageLog, timeZone: options.timeZone, palette: palette)
+                .draw(into: &buffer, rows: 1..<footerRow)
+        case .normal, .adding:
+            break
         }
         return buffer
+    }
+
+    /// Rows the status line takes: a long message wraps, but the table keeps at least one row.
+    static func statusHeight(of state: WatchlistViewState, size: ScreenSize, now: Date) -> Int {
+        StatusLine.height(of: state, columns: size.columns, now: now, available: size.rows - chromeRows)
     }
 
     /// How many table rows fit at this size (the interactor needs it for paging/scrolling).
@@ -49,10 +60,12 @@ public enum WatchlistScreen {
         fits(size) ? size.rows - chromeRows : 0
     }
 
-    /// Table rows that fit with the accounts panel open (it takes rows from the table).
-    public static func visibleTableRows(for size: ScreenSize, accounts: AccountsPanel?) -> Int {
-        let rows = visibleTableRows(for: size)
-        return rows - (accounts.map { AccountsPanelView.height(of: $0, available: rows) } ?? 0)
+    /// Table rows that fit for this state: the accounts panel and a wrapped status message take rows
+    /// from the table.
+    public static func visibleTableRows(for size: ScreenSize, state: WatchlistViewState, now: Date) -> Int {
+        guard fits(size) else { return 0 }
+        let rows = size.rows - chromeRows + 1 - statusHeight(of: state, size: size, now: now)
+        return rows - (state.accounts.map { AccountsPanelView.height(of: $0, available: rows) } ?? 0)
     }
 
     private static func fits(_ size: ScreenSize) -> Bool {

@@ -8,10 +8,13 @@ struct WatchlistTable {
     let now: Date
     let palette: Palette
 
-    func draw(into buffer: inout ScreenBuffer, headingRow: Int, rows tableRows: Range<Int>) {
+    /// Draws headings and rows. Returns the scroll position ("13-24 of 40") when the rows do not all fit
+    /// and the heading row had no room for it, for the header to show instead.
+    @discardableResult
+    func draw(into buffer: inout ScreenBuffer, headingRow: Int, rows tableRows: Range<Int>) -> String? {
         // Only the rows on screen are formatted, so a 1,000-row watchlist costs what a screenful costs.
         // Symbol and broker widths still come from every row (cheap), so scrolling never shifts them.
-        let first = min(max(0, state.scrollOffset), state.rows.count)
+        let first = Self.firstVisibleRow(of: state, height: tableRows.count)
         let visible = first..<min(state.rows.count, first + max(0, tableRows.count))
         var texts = FormattedRows(capacity: visible.count)
         var looks: [RowLook] = []
@@ -23,12 +26,15 @@ struct WatchlistTable {
                 looks.append(look(of: rows.baseAddress! + index, at: index))
             }
         }
-        let layout = ColumnLayout.fit(demand: demand(texts), width: buffer.size.columns)
-        drawHeadings(layout, into: &buffer, row: headingRow, visibleRows: tableRows.count)
+        let position = positionText(height: tableRows.count)
+        let layout = ColumnLayout.fit(
+            demand: demand(texts), width: buffer.size.columns,
+            reserved: position.map { $0.utf8.count + ColumnLayout.gap + 1 } ?? 0)
+        let unplacedPosition = drawHeadings(layout, position: position, into: &buffer, row: headingRow)
 
         guard !state.rows.isEmpty else {
             drawEmptyState(into: &buffer, rows: tableRows)
-            return
+            return unplacedPosition
         }
         let numeric = layout.placements.filter(\.column.isNumeric)
         texts.scalars.withUnsafeBufferPointer { scalars in
@@ -36,6 +42,19 @@ struct WatchlistTable {
                 drawRow(offset, texts: texts, scalars: scalars, look: looks[offset], layout: layout, numeric: numeric, into: &buffer, row: screenRow)
             }
         }
+        return unplacedPosition
+    }
+
+    /// The first row drawn: the state's scroll offset, moved as little as needed to keep the selected
+    /// row within `height` rows, which the view alone knows (a wrapped message or a panel can take rows
+    /// the interactor has not heard of yet).
+    static func firstVisibleRow(of state: WatchlistViewState, height: Int) -> Int {
+        var first = min(max(0, state.scrollOffset), state.rows.count)
+        if let selected = state.selectedIndex, state.rows.indices.contains(selected), height > 0 {
+            if selected >= first + height { first = selected - height + 1 }
+            if selected < first { first = selected }
+        }
+        return first
     }
 
     // MARK: Content
@@ -45,7 +64,7 @@ struct WatchlistTable {
     /// frame. A 1,000-row frame shows 7,000 numbers, and a String each cost more than drawing the
     /// whole frame.
     private struct FormattedRows {
-        static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age]
+        static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age, .spread, .previousClose]
         /// Per row: the symbol, the broker's name, then one field per value column.
         static let fieldsPerRow = 2 + valueColumns.count
 
@@ -60,6 +79,8 @@ struct WatchlistTable {
             case .ask: 6
             case .volume: 7
             case .age: 8
+            case .spread: 9
+            case .previousClose: 10
             }
         }
 
@@ -105,6 +126,12 @@ struct WatchlistTable {
                 numbers.append((row.pointee.quote?.ask).map(QuoteFormatting.priceNumber))
                 numbers.append((row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
                 numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now))
+                if let bid = row.pointee.quote?.bid, let ask = row.pointee.quote?.ask {
+                    numbers.append(FormattedNumber(ask - bid, decimals: decimals))
+                } else {
+                    numbers.append(nil)
+                }
+                numbers.append((row.pointee.quote?.previousClose).map(QuoteFormatting.priceNumber))
             } else {
                 numbers.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
             }
@@ -166,16 +193,21 @@ struct WatchlistTable {
     }
 
     /// A broker's glyph as exactly one cell, whatever the configuration says.
+    /// Controls are skipped rather than spelled out: the first cell of `\u{1b}` would be a backslash.
     static func glyph(of branding: ServiceBranding) -> Character {
-        TerminalText.cells(TerminalText.sanitize(branding.glyph)).first
-            ?? TerminalText.cells(TerminalText.sanitize(branding.name)).first
-            ?? "•"
+        func firstCell(_ text: String) -> Character? {
+            var drawable = String.UnicodeScalarView()
+            drawable.append(contentsOf: text.unicodeScalars.filter { !VisibleText.isSteering($0) })
+            return TerminalText.cells(String(drawable)).first
+        }
+        return firstCell(branding.glyph) ?? firstCell(branding.name) ?? "•"
     }
 
     private func demand(_ texts: FormattedRows) -> [ColumnLayout.Column: Int] {
         var demand: [ColumnLayout.Column: Int] = [:]
-        for column in ColumnLayout.Column.allCases where column != .volume {
-            demand[column] = column.heading.count
+        // Volume, spread and previous close only when some row on screen has one.
+        for column in ColumnLayout.Column.allCases where ![.volume, .spread, .previousClose].contains(column) {
+            demand[column] = heading(of: column).count
         }
         var symbolWidth = demand[.symbol]!
         // The first row of each broker names it, as brokers are few: a list beats hashing each id.
@@ -210,23 +242,41 @@ struct WatchlistTable {
 
     // MARK: Drawing
 
-    private func drawHeadings(_ layout: ColumnLayout, into buffer: inout ScreenBuffer, row: Int, visibleRows: Int) {
+    private func drawHeadings(_ layout: ColumnLayout, position: String?, into buffer: inout ScreenBuffer, row: Int) -> String? {
         buffer.fill(row: row, style: palette.heading)
         for placement in layout.placements {
             if placement.column == .broker, layout.brokerLabel == .glyphOnly { continue }
-            let heading = TerminalText.truncatedCells(placement.column.heading, toWidth: placement.width)
+            let heading = TerminalText.truncatedCells(heading(of: placement.column), toWidth: placement.width)
             let x = placement.column.isNumeric ? placement.end - heading.count : placement.x
             buffer.write(cells: heading, column: x, row: row, style: palette.heading)
         }
-        guard state.rows.count > visibleRows, visibleRows > 0 else { return }
-        let first = min(max(0, state.scrollOffset), state.rows.count)
-        let last = min(state.rows.count, first + visibleRows)
-        let position = TerminalText.cells("\(first + 1)-\(last) of \(state.rows.count)")
-        let x = buffer.size.columns - 1 - position.count
-        if x >= layout.end + ColumnLayout.gap {
-            buffer.write(cells: position, column: x, row: row, style: palette.heading)
+        guard let position else { return nil }
+        let x = buffer.size.columns - 1 - position.utf8.count
+        guard x >= layout.end + ColumnLayout.gap else { return position }
+        buffer.write(cells: TerminalText.cells(position), column: x, row: row, style: palette.heading)
+        return nil
+    }
+
+    /// "13-24 of 40" when the rows do not all fit in `height`.
+    private func positionText(height: Int) -> String? {
+        guard state.rows.count > height, height > 0 else { return nil }
+        let first = Self.firstVisibleRow(of: state, height: height)
+        let last = min(state.rows.count, first + height)
+        return "\(first + 1)-\(last) of \(state.rows.count)"
+    }
+
+    /// A column's heading, marked when the rows are sorted by it: ▲ ascending (symbols), ▼ descending
+    /// (largest first), on the side away from the column's neighbour so the heading stays aligned.
+    private func heading(of column: ColumnLayout.Column) -> String {
+        switch (column, state.sort) {
+        case (.symbol, .symbol): column.heading + Self.ascendingMark
+        case (.changePercent, .changePercent), (.last, .last): Self.descendingMark + column.heading
+        default: column.heading
         }
     }
+
+    static let ascendingMark = "▲"
+    static let descendingMark = "▼"
 
     private func drawEmptyState(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         guard let row = rows.first.map({ $0 + max(0, rows.count - 1) / 2 }) else { return }

@@ -65,8 +65,17 @@ import Testing
     }
 
     @Test func invalidSymbolIsNamed() {
-        #expect(usageMessage("--symbols", "AAPL,MS$FT") == "invalid symbol 'MS$FT' in --symbols: MS$FT contains '$'; use letters, digits, . - / ^")
-        #expect(usageMessage("--symbols=ABCDEFGHIJKLMNOP") == "invalid symbol 'ABCDEFGHIJKLMNOP' in --symbols: ABCDEFGHIJKLMNOP is longer than 15 characters")
+        #expect(usageMessage("--symbols", "AAPL,MS$FT") == "invalid symbol in --symbols: MS$FT contains '$'; use letters, digits, . - / ^")
+        #expect(usageMessage("--symbols=ABCDEFGHIJKLMNOP") == "invalid symbol in --symbols: ABCDEFGHIJKLMNOP is longer than 15 characters")
+    }
+
+    /// Text from the command line is quoted as typed (not upper-cased) and escaped, so an escape sequence
+    /// in an argument cannot colour or move anything in the terminal.
+    @Test func argumentsAreQuotedAsTypedAndEscaped() {
+        #expect(usageMessage("--symbols", "A\u{1B}[31mb") == "invalid symbol in --symbols: A\\u{1b}[31mb contains '\\u{1b}'; use letters, digits, . - / ^")
+        #expect(usageMessage("pr\u{1B}]0;x\u{7}int") == "unexpected argument 'pr\\u{1b}]0;x\\u{7}int'; the only command is print; see commonbroker --help")
+        #expect(usageMessage("--b\u{202E}ad") == "unknown option '--b\\u{202e}ad'; see commonbroker --help")
+        #expect(usageMessage("--env", "\u{9B}2J") == "option '--env' takes production or sandbox, not '\\u{9b}2J'")
     }
 
     @Test func positionalArguments() {

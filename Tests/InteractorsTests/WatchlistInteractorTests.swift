@@ -76,21 +76,23 @@ import Testing
         #expect(store.symbols == ["AAPL", "NVDA", "MSFT"])
         #expect(state.rows.map(\.id) == ["alpha:AAPL", "beta:AAPL", "alpha:MSFT", "beta:MSFT", "alpha:NVDA", "beta:NVDA"])
         #expect(state.selectedIndex == 4, "the first added symbol is selected")
-        #expect(state.message == StatusMessage(.info, "Added NVDA, MSFT"))
+        // A `--symbols`-style store (no file) says that its edits are not saved.
+        #expect(state.isSaved == false)
+        #expect(state.message == StatusMessage(.info, "Added NVDA, MSFT (this run only: --symbols lists are not saved)", at: t0))
         #expect(feed.followed.last == ["AAPL", "NVDA", "MSFT"])
 
         _ = await interactor.handle(.removeSelected)
         state = await interactor.viewState
         #expect(store.symbols == ["AAPL", "MSFT"])
         #expect(state.rows.map(\.id) == ["alpha:AAPL", "beta:AAPL", "alpha:MSFT", "beta:MSFT"])
-        #expect(state.message == StatusMessage(.info, "Removed NVDA · u to undo"))
+        #expect(state.message == StatusMessage(.info, "Removed NVDA · u to undo (this run only: --symbols lists are not saved)", at: t0))
         #expect(feed.followed.last == ["AAPL", "MSFT"])
 
         _ = await interactor.handle(.undoRemove)
         #expect(store.symbols == ["AAPL", "NVDA", "MSFT"])
         #expect(await interactor.viewState.selectedIndex == 4)
         _ = await interactor.handle(.undoRemove)
-        #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to undo"))
+        #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to undo", at: t0))
         await interactor.stop()
     }
 
@@ -122,7 +124,7 @@ import Testing
         _ = await interactor.handle(.cycleSort)
         #expect(await interactor.viewState.sort == .changePercent)
         #expect(await interactor.handle(.removeSelected) == .keepRunning)
-        #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to remove"))
+        #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to remove", at: t0))
     }
 }
 
@@ -167,8 +169,8 @@ struct TableAccountService: AccountService {
     @Test func aBrokerThatGivesUpIsAnnouncedInFullOnce() {
         var state = WatchlistState(brokers: [alpha], symbols: ["AAPL"], isDemo: false)
         state.apply(MarketUpdate(brokerStates: ["alpha": .failed(reason: "unauthorized, check ALPHA_TOKEN")]), receivedAt: t0)
-        #expect(state.message == StatusMessage(.error, "Alpha: unauthorized, check ALPHA_TOKEN"))
-        state.message = nil
+        #expect(state.message == StatusMessage(.error, "Alpha: unauthorized, check ALPHA_TOKEN", at: t0))
+        state.dismissMessage()
         state.apply(MarketUpdate(brokerStates: ["alpha": .failed(reason: "unauthorized, check ALPHA_TOKEN")]), receivedAt: t0)
         #expect(state.message == nil)
     }

@@ -97,24 +97,44 @@ import Testing
 
 @Suite struct AddSymbolsInputTests {
     @Test func splitsUppercasesAndDeduplicates() {
-        #expect(AddSymbolsInput.parse("nvda, tsla nvda,,brk.b", existing: ["AAPL"]) == .add(new: ["NVDA", "TSLA", "BRK.B"], alreadyListed: []))
+        #expect(AddSymbolsInput.parse("nvda, tsla nvda,,brk.b", existing: ["AAPL"]) == .add(new: ["NVDA", "TSLA", "BRK.B"], alreadyListed: [], invalid: []))
     }
 
     @Test func reportsAlreadyListedSymbolsButAddsTheRest() {
-        #expect(AddSymbolsInput.parse("aapl msft", existing: ["AAPL"]) == .add(new: ["MSFT"], alreadyListed: ["AAPL"]))
+        #expect(AddSymbolsInput.parse("aapl msft", existing: ["AAPL"]) == .add(new: ["MSFT"], alreadyListed: ["AAPL"], invalid: []))
     }
 
     @Test func rejectsWhenEverythingIsAlreadyListed() {
         #expect(AddSymbolsInput.parse("aapl", existing: ["AAPL"]) == .rejected(reason: "AAPL is already in the watchlist"))
     }
 
-    @Test func rejectsTheWholeInputWhenOneSymbolIsInvalid() {
-        guard case .rejected(let reason) = AddSymbolsInput.parse("MSFT ZZ$", existing: []) else {
+    /// Invalid parts are treated like duplicates: the valid symbols are added, the rest named with why.
+    @Test func addsTheValidSymbolsAndNamesTheInvalidOnesWithTheirReason() {
+        guard case .add(let new, let listed, let invalid) = AddSymbolsInput.parse("tsla $$$ aapl", existing: ["AAPL"]) else {
+            Issue.record("expected TSLA to be added")
+            return
+        }
+        #expect(new == ["TSLA"])
+        #expect(listed == ["AAPL"])
+        #expect(invalid.map(\.text) == ["$$$"])
+        #expect(invalid.first?.reason == "$$$ contains '$'; use letters, digits, . - / ^")
+    }
+
+    @Test func rejectsWhenNothingIsValid() {
+        guard case .rejected(let reason) = AddSymbolsInput.parse("ZZ$ aapl", existing: ["AAPL"]) else {
             Issue.record("expected a rejection")
             return
         }
-        #expect(reason.contains("ZZ$"))
-        #expect(reason.contains("'$'"))
+        #expect(reason == "ZZ$ contains '$'; use letters, digits, . - / ^ · AAPL is already in the watchlist")
+    }
+
+    /// The error quotes the input as typed: not upper-cased, and escaped.
+    @Test func quotesTheInvalidPartAsTypedAndEscaped() {
+        guard case .rejected(let reason) = AddSymbolsInput.parse("a\u{1B}[31mb", existing: []) else {
+            Issue.record("expected a rejection")
+            return
+        }
+        #expect(reason == "a\\u{1b}[31mb contains '\\u{1b}'; use letters, digits, . - / ^")
     }
 
     @Test func rejectsTooLongAndEmptyInput() {

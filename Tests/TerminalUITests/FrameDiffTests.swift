@@ -25,7 +25,7 @@ import TerminalUI
         // 402.12 → 402.17 changes the last digit; change (-3.33) and change % (-0.82%) follow in red.
         let onPriceRow = runs.filter { $0.row == 5 }
         #expect(runs.count == onPriceRow.count)
-        #expect(onPriceRow.first == CellRun(row: 5, column: 31, text: "7", style: .plain))
+        #expect(onPriceRow.first == CellRun(row: 5, column: 32, text: "7", style: .plain))
         #expect(onPriceRow.allSatisfy { $0.width <= 8 })
     }
 

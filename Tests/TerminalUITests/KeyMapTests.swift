@@ -24,7 +24,8 @@ import TerminalUI
         (.character("?"), .toggleHelp),
         (.character("q"), .quit),
         (.control("c"), .quit),
-        (.escape, .dismissMessage),
+        (.character("m"), .toggleMessageLog),
+        (.escape, .dismiss),
     ])
     func normalMode(key: KeyPress, action: WatchlistAction) {
         #expect(KeyMap.action(for: key, mode: .normal) == action)

@@ -64,7 +64,7 @@ enum WatchlistFixture {
 
     static func state(
         rows: [WatchlistRow] = rows, mode: InputMode = .normal, brokers: [BrokerStatus] = liveBrokers,
-        message: StatusMessage? = StatusMessage(.info, "Added NVDA")
+        message: StatusMessage? = StatusMessage(.info, "Added NVDA", at: now)
     ) -> WatchlistViewState {
         WatchlistViewState(
             rows: rows, selectedIndex: rows.isEmpty ? nil : Index.selected, scrollOffset: 0, sort: .symbol, mode: mode,

@@ -67,8 +67,10 @@ import Testing
         ])
         let size = ScreenSize(columns: 100, rows: 30)
         Snapshot.expect(WatchlistScreen.render(state, size: size, now: F.now, options: F.utc), matches: "accounts-100x30")
-        #expect(WatchlistScreen.visibleTableRows(for: size, accounts: state.accounts) == 26 - 6)
-        #expect(WatchlistScreen.visibleTableRows(for: size, accounts: nil) == 26)
+        #expect(WatchlistScreen.visibleTableRows(for: size, state: state, now: F.now) == 26 - 6)
+        var closed = state
+        closed.accounts = nil
+        #expect(WatchlistScreen.visibleTableRows(for: size, state: closed, now: F.now) == 26)
         state.accounts = AccountsPanel(entries: [])
         Snapshot.expect(F.render(state, columns: 60, rows: 12), matches: "accounts-none-60x12")
     }
@@ -103,7 +105,7 @@ import Testing
             BrokerStatus(branding: F.beta, state: .failed(reason: "unauthorized")),
             BrokerStatus(branding: F.gamma, state: .reconnecting(attempt: 3, reason: "connection reset")),
         ]
-        let state = F.state(rows: rows, brokers: brokers, message: StatusMessage(.warning, "Gamma Flaky dropped: connection reset"))
+        let state = F.state(rows: rows, brokers: brokers, message: StatusMessage(.warning, "Gamma Flaky dropped: connection reset", at: F.now))
         Snapshot.expect(F.render(state, columns: 100, rows: 30), matches: "reconnecting-100x30")
     }
 
@@ -156,8 +158,29 @@ import Testing
     @Test func scrollPositionShowsWhenRowsDoNotFit() {
         var state = F.state()
         state.scrollOffset = 4
+        state.selectedIndex = 6
         let frame = F.render(state, columns: 100, rows: 10)
         #expect(frame.lines[1].hasSuffix("5-10 of 12 "))
-        #expect(frame.lines[2].hasPrefix(" MSFT    β Beta Demo"))
+        #expect(frame.lines[2].hasPrefix(" MSFT     β Beta Demo"))
+    }
+
+    /// The view keeps the selected row on screen whatever offset the state holds: a wrapped message or
+    /// the accounts panel can take rows the interactor has not heard of.
+    @Test func theSelectedRowIsDrawnEvenWhenTheStatesOffsetHidesIt() {
+        var state = F.state()
+        state.scrollOffset = 0
+        state.selectedIndex = 11
+        let frame = F.render(state, columns: 100, rows: 10)
+        #expect(frame.lines[1].hasSuffix("7-12 of 12 "))
+        #expect(frame.lines[7].hasPrefix(" ZZZZ     γ Gamma Flaky"))
+    }
+
+    /// At 60 columns the position does not fit beside the headings, so the header shows it instead.
+    @Test func scrollPositionMovesToTheHeaderWhenTheHeadingsFillTheRow() {
+        var state = F.state()
+        state.scrollOffset = 4
+        state.selectedIndex = 6
+        let frame = F.render(state, columns: 60, rows: 10)
+        #expect(frame.lines[0].contains("rows 5-10 of 12"), "\(frame.lines[0])")
     }
 }

@@ -93,9 +93,9 @@ import TerminalUI
     }
 
     @Test func messagesAreColoredByKind() {
-        let error = F.render(F.state(message: StatusMessage(.error, "state file is corrupt")), columns: 100, rows: 30)
+        let error = F.render(F.state(message: StatusMessage(.error, "state file is corrupt", at: F.now)), columns: 100, rows: 30)
         #expect(error.cells(showing: "state file is corrupt", row: 28).allSatisfy { $0.style.foreground == .red })
-        let warning = F.render(F.state(message: StatusMessage(.warning, "slow")), columns: 100, rows: 30)
+        let warning = F.render(F.state(message: StatusMessage(.warning, "slow", at: F.now)), columns: 100, rows: 30)
         #expect(warning.cells(showing: "slow", row: 28).allSatisfy { $0.style.foreground == .yellow })
     }
 
@@ -108,7 +108,7 @@ import TerminalUI
             BrokerStatus(branding: F.gamma, state: .reconnecting(attempt: 3, reason: "reset")),
         ]
         let states = [
-            F.state(rows: rows, brokers: brokers, message: StatusMessage(.error, "boom")),
+            F.state(rows: rows, brokers: brokers, message: StatusMessage(.error, "boom", at: F.now)),
             F.state(mode: .help),
             F.state(mode: .adding(text: "ZZ$", error: "ZZ$ contains '$'")),
             F.state(rows: []),

@@ -84,7 +84,7 @@ public enum CommandLineArguments {
             case "--env":
                 let environment = try value(of: name, inline: inlineValue, placeholder: "production|sandbox")
                 guard ["production", "sandbox"].contains(environment) else {
-                    throw UsageError("option '--env' takes production or sandbox, not '\(environment)'")
+                    throw UsageError("option '--env' takes production or sandbox, not '\(VisibleText.escaped(environment))'")
                 }
                 options.environment = environment
             case "--record":
@@ -98,7 +98,7 @@ public enum CommandLineArguments {
                 let suggestion = SpellingSuggestion.closest(
                     to: name, among: CommandLineArguments.flagOptions + CommandLineArguments.valueOptions
                 ).map { " (did you mean '\($0)'?)" } ?? ""
-                throw UsageError("unknown option '\(name)'\(suggestion); \(CommandLineArguments.helpReminder)")
+                throw UsageError("unknown option '\(VisibleText.escaped(name))'\(suggestion); \(CommandLineArguments.helpReminder)")
             }
             return nil
         }
@@ -130,7 +130,7 @@ public enum CommandLineArguments {
                 case .success(let symbol):
                     if !symbols.contains(symbol) { symbols.append(symbol) }
                 case .failure(let error):
-                    throw UsageError("invalid symbol '\(part)' in --symbols: \(error)")
+                    throw UsageError("invalid symbol in --symbols: \(error)")
                 }
             }
             return symbols
@@ -143,7 +143,7 @@ public enum CommandLineArguments {
                 isPrint = true
             default:
                 let hint = isFirstPositional ? "the only command is print" : "print takes no arguments"
-                throw UsageError("unexpected argument '\(argument)'; \(hint); \(CommandLineArguments.helpReminder)")
+                throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; \(hint); \(CommandLineArguments.helpReminder)")
             }
         }
     }

@@ -33,10 +33,7 @@ enum InteractiveCommand {
             securityWarning: app.securityWarning,
             staleAfter: TimeInterval(app.config.staleAfterSeconds),
             highlightFor: Double(app.config.highlightMilliseconds) / 1000,
-            initialMessage: app.notes.isEmpty ? nil : StatusMessage(
-                app.notes.contains { $0.kind == .error } ? .error : app.notes.contains { $0.kind == .warning } ? .warning : .info,
-                app.notes.map(\.text).joined(separator: " · ")
-            ),
+            initialMessages: app.notes,
             publish: { state in
                 box.set(state)
                 session.setNeedsDisplay()
@@ -54,12 +51,13 @@ enum InteractiveCommand {
 
         let status = await withTaskGroup(of: Int32.self) { group in
             group.addTask {
-                // The table's height depends on the terminal and on the accounts panel; the interactor is
-                // told whenever it changes, so paging and scrolling keep the selection on screen.
+                // The table's height depends on the terminal, the accounts panel and the status line; the
+                // interactor is told whenever it changes, so paging moves by what is on screen. (The view
+                // itself keeps the selection on screen whatever the interactor last heard.)
                 var size = session.size
                 var visibleRows = -1
                 func syncViewport() async {
-                    let rows = WatchlistScreen.visibleTableRows(for: size, accounts: box.current.accounts)
+                    let rows = WatchlistScreen.visibleTableRows(for: size, state: box.current, now: Date())
                     guard rows != visibleRows else { return }
                     visibleRows = rows
                     _ = await interactor.handle(.viewportChanged(visibleRows: rows))

@@ -32,6 +32,7 @@ struct AppComposition {
         case .failure(let error): throw StartupError(description: error.description)
         }
         var notes: [StatusMessage] = []
+        let startedAt = Date()
 
         let config: AppConfig
         switch AppConfig.load(using: paths) {
@@ -39,7 +40,7 @@ struct AppComposition {
         case .failure(let error): throw StartupError(description: error.description)
         }
         if let warning = config.credentialExposureWarning(forFileAt: paths.configFile) {
-            notes.append(StatusMessage(.warning, warning))
+            notes.append(StatusMessage(.warning, warning, at: startedAt))
         }
 
         // Real brokers from the config (none with --demo); the demo runs when nothing real is enabled, or
@@ -51,13 +52,13 @@ struct AppComposition {
                 config: config, options: options, environment: environment, servicer: servicer,
                 connector: BrokerAssembly.connector(tls: config.tls))
             real = assembled.brokers
-            notes += assembled.notes.map { StatusMessage(.info, $0) }
-            notes += assembled.warnings.map { StatusMessage(.warning, $0) }
+            notes += assembled.notes.map { StatusMessage(.info, $0, at: startedAt) }
+            notes += assembled.warnings.map { StatusMessage(.warning, $0, at: startedAt) }
         }
         // Said on every frame, not once: a user must not forget that anyone on the path can read the streams.
         let securityWarning = config.tls.insecureSkipVerify && !real.isEmpty ? "TLS NOT VERIFIED" : nil
         if securityWarning != nil {
-            notes.append(StatusMessage(.warning, "tls.insecureSkipVerify is true: certificates are not checked, so anyone on the network path can read and change the streams"))
+            notes.append(StatusMessage(.warning, "tls.insecureSkipVerify is true: certificates are not checked, so anyone on the network path can read and change the streams", at: startedAt))
         }
         let showDemo = real.isEmpty || config.brokers.demo.enabled
         let seed = config.brokers.demo.seed ?? UInt64.random(in: 0...UInt64.max)
@@ -75,7 +76,7 @@ struct AppComposition {
             watchlist = WatchlistStore(file: WatchlistFile(directory: URL(fileURLWithPath: paths.stateDirectory)), seed: config.symbols)
         }
         do {
-            if let note = try watchlist.load() { notes.append(StatusMessage(.warning, note.description)) }
+            if let note = try watchlist.load() { notes.append(StatusMessage(.warning, note.description, at: startedAt)) }
         } catch {
             throw StartupError(description: error.description)
         }
