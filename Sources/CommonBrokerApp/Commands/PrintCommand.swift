@@ -9,7 +9,7 @@ enum PrintCommand {
         let symbols = app.watchlist.symbols
         let results = await QuoteFanOut.fetchAll(symbols, from: app.quoteServices)
         let rows = SnapshotReport.rows(symbols: symbols, brokers: app.brokers, results: results)
-        let output = json ? SnapshotReport.json(rows) : SnapshotReport.table(rows)
+        let output = json ? SnapshotReport.json(rows) : SnapshotReport.table(rows, now: Date())
         FileHandle.standardOutput.write(Data(output.utf8))
         await app.hub.shutdown()
         return rows.isEmpty || rows.contains { $0.quote != nil } ? 0 : 1

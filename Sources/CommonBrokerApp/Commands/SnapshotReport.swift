@@ -10,6 +10,13 @@ public struct SnapshotRow: Sendable, Hashable {
     public var brandName: String
     public var quote: CommonQuote?
     public var error: BrokerError?
+
+    public init(key: QuoteKey, brandName: String, quote: CommonQuote? = nil, error: BrokerError? = nil) {
+        self.key = key
+        self.brandName = brandName
+        self.quote = quote
+        self.error = error
+    }
 }
 
 /// `commonbroker print`: one snapshot of the watchlist as a table or JSON, for scripts.
@@ -54,25 +61,29 @@ public enum SnapshotReport {
         return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
     }
 
-    /// An aligned plain-text table; text from brokers is sanitized like on screen.
-    public static func table(_ rows: [SnapshotRow]) -> String {
-        let header = ["SYMBOL", "BROKER", "LAST", "CHANGE", "CHG%", "BID", "ASK", "STATUS"]
+    /// An aligned plain-text table with the screen's columns (volume, and the age of each price at `now`);
+    /// text from brokers is escaped as on screen.
+    public static func table(_ rows: [SnapshotRow], now: Date) -> String {
+        let header = ["SYMBOL", "BROKER", "LAST", "CHANGE", "CHG%", "BID", "ASK", "VOLUME", "AGE", "STATUS"]
+        let missing = QuoteFormatting.missing
         let body = rows.map { row -> [String] in
             let quote = row.quote
             return [
                 TerminalText.sanitize(row.key.symbol),
                 TerminalText.sanitize(row.brandName),
-                quote.map { QuoteFormatting.price($0.last) } ?? "—",
-                quote?.change.map { QuoteFormatting.change($0) } ?? "—",
-                quote?.changePercent.map { QuoteFormatting.percent($0) } ?? "—",
-                quote?.bid.map { QuoteFormatting.price($0) } ?? "—",
-                quote?.ask.map { QuoteFormatting.price($0) } ?? "—",
+                quote.map { QuoteFormatting.price($0.last) } ?? missing,
+                quote?.change.map { QuoteFormatting.change($0) } ?? missing,
+                quote?.changePercent.map { QuoteFormatting.percent($0) } ?? missing,
+                quote?.bid.map { QuoteFormatting.price($0) } ?? missing,
+                quote?.ask.map { QuoteFormatting.price($0) } ?? missing,
+                quote?.volume.map { QuoteFormatting.volume($0) } ?? missing,
+                quote.map { QuoteFormatting.age(since: $0.timestamp, now: now) } ?? missing,
                 row.error.map { TerminalText.sanitize($0.description) } ?? "ok",
             ]
         }
         let all = [header] + body
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        let numeric = Set(2...6)
+        let numeric = Set(2...8)
         return all.map { cells in
             cells.indices.map { column in
                 let cell = cells[column]
