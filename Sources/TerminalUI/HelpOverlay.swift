@@ -56,10 +56,6 @@ struct HelpOverlay {
             lines.append(line)
         }
 
-        var closing = StyledText("?", style: palette.overlayKey)
-        closing.append(" or ")
-        closing.append("Esc", style: palette.overlayKey)
-        closing.append(" closes")
-        OverlayBox(title: "Keys", closing: closing, palette: palette).draw(lines, into: &buffer, rows: area)
+        OverlayBox(title: "Keys", closingKey: "?", palette: palette).draw(lines, into: &buffer, rows: area)
     }
 }

@@ -27,10 +27,6 @@ struct MessageLogOverlay {
                 lines.append(line)
             }
         }
-        var closing = StyledText("m", style: palette.overlayKey)
-        closing.append(" or ")
-        closing.append("Esc", style: palette.overlayKey)
-        closing.append(" closes")
-        OverlayBox(title: "Messages", closing: closing, palette: palette).draw(lines, into: &buffer, rows: area)
+        OverlayBox(title: "Messages", closingKey: "m", palette: palette).draw(lines, into: &buffer, rows: area)
     }
 }

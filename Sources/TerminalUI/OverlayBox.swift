@@ -3,8 +3,8 @@
 /// first, and the last line kept says so.
 struct OverlayBox {
     let title: String
-    /// Drawn into the bottom border, e.g. "? or Esc closes".
-    let closing: StyledText
+    /// The key that opened the box; the bottom border says "<key> or Esc closes".
+    let closingKey: String
     let palette: Palette
 
     func draw(_ lines: [StyledText], into buffer: inout ScreenBuffer, rows area: Range<Int>) {
@@ -42,7 +42,11 @@ struct OverlayBox {
         }
         let bottomBorder: [Character] = ["└"] + Array(repeating: "─", count: innerWidth) + ["┘"]
         buffer.write(cells: bottomBorder, column: left, row: top + height - 1, style: palette.overlayBorder)
-        let closing = StyledText(" ") + self.closing + StyledText(" ")
+        var closing = StyledText(" ")
+        closing.append(closingKey, style: palette.overlayKey)
+        closing.append(" or ")
+        closing.append("Esc", style: palette.overlayKey)
+        closing.append(" closes ")
         if closing.width <= innerWidth - 2 {
             closing.draw(into: &buffer, column: left + 2, row: top + height - 1)
         }
