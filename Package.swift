@@ -24,19 +24,22 @@ let package = Package(
         .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
         .target(name: "Stores", dependencies: ["Domain"], swiftSettings: strict),
-        .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores"], swiftSettings: strict),
-        .target(name: "TerminalUI", dependencies: ["Domain", "Interactors"], swiftSettings: strict),
-        .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalUI"], swiftSettings: strict),
+        // The terminal's own vocabulary (keys, sizes), free of quotes and formats: what the update loop
+        // receives as events and what curses produces.
+        .target(name: "TerminalKit", swiftSettings: strict),
+        .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit"], swiftSettings: strict),
+        .target(name: "TerminalUI", dependencies: ["Domain", "Interactors", "TerminalKit"], swiftSettings: strict),
+        .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalUI", "TerminalKit"], swiftSettings: strict),
         .target(
             name: "CommonBrokerApp",
-            dependencies: ["Domain", "Networking", "BrokerAdapters", "MarketDataHub", "Stores", "Interactors", "TerminalUI", "TerminalCurses"],
+            dependencies: ["Domain", "Networking", "BrokerAdapters", "MarketDataHub", "Stores", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses"],
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
         // `make bench`: the hub against the reference design it replaced, the renderer, the decoders, start-up.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters"],
+            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters"],
             swiftSettings: strict
         ),
 
@@ -47,9 +50,9 @@ let package = Package(
         .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
-        .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain"], swiftSettings: strict),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain"], exclude: ["Snapshots"], swiftSettings: strict),
-        .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalUI"], swiftSettings: strict),
+        .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit"], swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
+        .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalUI", "TerminalKit"], swiftSettings: strict),
         .testTarget(
             name: "CommonBrokerAppTests",
             dependencies: ["CommonBrokerApp", "Domain", "BrokerAdapters", "Stores"],

@@ -2,6 +2,7 @@ import Foundation
 import Interactors
 import TerminalCurses
 import TerminalUI
+import TerminalKit
 
 /// The bytes a one-row change and a full repaint cost through the app's real output path: this
 /// executable runs itself in a pseudo-terminal of the frame's size (`--curses-probe-child`), draws

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Interactors
 import TerminalUI
+import TerminalKit
 
 /// Composing and diffing a 1,000-row watchlist, and the bytes a one-row change costs against a repaint.
 struct RendererBenchmark: Sendable {

@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 import TerminalUI
+import TerminalKit
 
 /// The UI thread's loop: sleeps in poll(2) on stdin, the wake-up pipe and the signal pipe, reads keys,
 /// follows signals, and draws frames on the schedule. Lives and dies on the UI thread.

@@ -1,4 +1,5 @@
 import TerminalUI
+import TerminalKit
 
 /// Remembers the frame on screen and reports which cells the next frame changes, so the terminal
 /// receives only those. Pure: the curses calls live in `CursesScreen`.

@@ -1,4 +1,5 @@
 import TerminalUI
+import TerminalKit
 
 /// Turns what `get_wch` returned into a `KeyPress`; nil for keys the app has no use for.
 enum CursesKeyDecoder {

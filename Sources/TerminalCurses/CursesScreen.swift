@@ -1,5 +1,6 @@
 import CNcursesw
 import TerminalUI
+import TerminalKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

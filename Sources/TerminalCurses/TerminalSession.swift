@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import TerminalUI
+import TerminalKit
 
 /// Owns curses on one dedicated thread: draws frames and reads keys.
 ///

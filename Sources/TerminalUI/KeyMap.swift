@@ -1,4 +1,5 @@
 import Interactors
+import TerminalKit
 
 /// Which key does what, per input mode. The help overlay lists the same keys (`HelpOverlay`).
 public enum KeyMap {

@@ -1,3 +1,4 @@
+import TerminalKit
 /// A frame: a grid of cells that views draw into and the renderer diffs.
 ///
 /// Cells are stored packed (see `CellCode`); `Cell` is how they look from outside. Two cells are the

@@ -1,3 +1,4 @@
+import TerminalKit
 /// What the screen shows when the terminal is smaller than `WatchlistScreen.minimumSize`.
 struct TooSmallNotice {
     let minimum: ScreenSize

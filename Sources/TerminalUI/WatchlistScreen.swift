@@ -1,5 +1,6 @@
 import Foundation
 import Interactors
+import TerminalKit
 
 /// The whole watchlist screen as a pure function of the view state, the terminal size and the time:
 ///

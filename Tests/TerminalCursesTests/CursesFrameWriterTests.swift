@@ -1,5 +1,6 @@
 import Testing
 import TerminalUI
+import TerminalKit
 @testable import TerminalCurses
 
 @Suite struct CursesFrameWriterTests {

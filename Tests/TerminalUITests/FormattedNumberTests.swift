@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import TerminalKit
 @testable import TerminalUI
 
 /// The table measures numbers before drawing them and then spells them straight into the frame:

@@ -1,5 +1,6 @@
 import Testing
 import TerminalUI
+import TerminalKit
 
 @Suite struct FrameDiffTests {
     typealias F = WatchlistFixture

@@ -1,6 +1,7 @@
 import Interactors
 import Testing
 import TerminalUI
+import TerminalKit
 
 @Suite struct KeyMapTests {
     @Test(arguments: [

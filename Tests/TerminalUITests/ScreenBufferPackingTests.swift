@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import TerminalKit
 @testable import TerminalUI
 
 /// Cells are stored packed (`CellCode`); what goes in must come out, and frames must compare and diff

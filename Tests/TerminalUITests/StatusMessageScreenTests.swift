@@ -3,6 +3,7 @@ import Foundation
 import Interactors
 import Testing
 import TerminalUI
+import TerminalKit
 
 /// The status line, the message log and the header's "not saved" badge (issue 12, items 5, 7, 9, 10).
 @Suite struct StatusMessageScreenTests {

@@ -1,5 +1,6 @@
 import Testing
 import TerminalUI
+import TerminalKit
 
 @Suite struct TerminalTextTests {
     /// Text from outside is shown as sent, with whatever would steer the terminal spelled out: the

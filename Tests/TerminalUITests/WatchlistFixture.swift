@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Interactors
 import TerminalUI
+import TerminalKit
 
 /// A fixed demo-like screen: three brokers, four symbols, one stale row, one flashing price, one
 /// unknown symbol, the second row selected.

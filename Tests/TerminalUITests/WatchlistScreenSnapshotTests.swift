@@ -2,6 +2,7 @@ import Foundation
 import Domain
 import Interactors
 import Testing
+import TerminalKit
 @testable import TerminalUI
 
 @Suite struct WatchlistScreenSnapshotTests {

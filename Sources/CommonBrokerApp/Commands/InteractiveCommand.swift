@@ -2,6 +2,7 @@ import Foundation
 import Interactors
 import TerminalCurses
 import TerminalUI
+import TerminalKit
 
 /// The full-screen watchlist: curses on its own thread, the interactor on an actor, keys in between.
 enum InteractiveCommand {
