@@ -103,7 +103,7 @@ struct RendererBenchmark: Sendable {
             index += 1
         }
         return WatchlistViewState(
-            rows: rows, selectedIndex: 0, scrollOffset: 0, sort: .symbol, mode: .normal,
+            rows: rows, selectedIndex: 0, sort: .symbol, mode: .normal,
             brokers: brokers.map { BrokerStatus(branding: $0, state: .live) }, isDemo: true,
             message: StatusMessage(.info, "Benchmark", at: now), staleAfter: 30, highlightFor: 1)
     }

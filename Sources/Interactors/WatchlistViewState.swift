@@ -125,10 +125,8 @@ public struct StatusMessage: Sendable, Hashable {
 public struct WatchlistViewState: Sendable, Hashable {
     /// Sorted in display order.
     public var rows: [WatchlistRow]
-    /// Index into `rows`; nil when there are no rows.
+    /// Index into `rows`; nil when there are no rows. The view scrolls to keep it on screen.
     public var selectedIndex: Int?
-    /// First row shown; the interactor keeps the selection visible.
-    public var scrollOffset: Int
     public var sort: SortOrder
     public var mode: InputMode
     public var brokers: [BrokerStatus]
@@ -150,7 +148,7 @@ public struct WatchlistViewState: Sendable, Hashable {
     public var accounts: AccountsPanel?
 
     public init(
-        rows: [WatchlistRow] = [], selectedIndex: Int? = nil, scrollOffset: Int = 0, sort: SortOrder = .symbol,
+        rows: [WatchlistRow] = [], selectedIndex: Int? = nil, sort: SortOrder = .symbol,
         mode: InputMode = .normal, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
         staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil,
         securityWarning: String? = nil, messageLog: [StatusMessage] = [], isSaved: Bool = true
@@ -160,7 +158,6 @@ public struct WatchlistViewState: Sendable, Hashable {
         self.isSaved = isSaved
         self.rows = rows
         self.selectedIndex = selectedIndex
-        self.scrollOffset = scrollOffset
         self.sort = sort
         self.mode = mode
         self.brokers = brokers

@@ -6,7 +6,7 @@ import TerminalKit
 ///
 ///     row 0        header: name, DEMO badge, symbol count, sort, clock
 ///     row 1        column headings (and "13-24 of 40" when the rows do not fit)
-///     rows 2…       the table, scrolled so the selected row (reverse video) is on screen
+///     rows 2…       the table, scrolled so the selected row (reverse video) is on screen (TableViewport)
 ///     rows …n-2    status: the message, or the add prompt; one row, up to three when it is long
 ///     row n-1      footer: broker states and key hints
 ///
@@ -17,9 +17,20 @@ public enum WatchlistScreen {
     /// Header, column headings, status line and footer.
     static let chromeRows = 4
 
-    /// Draws the whole screen for a state. Handles too-small terminals, the add prompt, the help overlay.
+    /// Draws the whole screen for a state, scrolled from the top as far as the selection needs.
     public static func render(
         _ state: WatchlistViewState, size: ScreenSize, now: Date, options: RenderOptions = .init()
+    ) -> ScreenBuffer {
+        var viewport = TableViewport()
+        return render(state, size: size, now: now, options: options, viewport: &viewport)
+    }
+
+    /// Draws the whole screen for a state. Handles too-small terminals, the add prompt, the overlays.
+    /// `viewport` is the table's scroll position from the previous frame; it is moved as little as needed
+    /// to keep the selected row on screen.
+    public static func render(
+        _ state: WatchlistViewState, size: ScreenSize, now: Date, options: RenderOptions = .init(),
+        viewport: inout TableViewport
     ) -> ScreenBuffer {
         let size = ScreenSize(columns: max(0, size.columns), rows: max(0, size.rows))
         var buffer = ScreenBuffer(size: size)
@@ -31,8 +42,10 @@ public enum WatchlistScreen {
         let footerRow = size.rows - 1
         let statusRow = footerRow - statusHeight(of: state, size: size, now: now)
         let panelHeight = state.accounts.map { AccountsPanelView.height(of: $0, available: statusRow - 2) } ?? 0
-        let position = WatchlistTable(state: state, now: now, palette: palette)
-            .draw(into: &buffer, headingRow: 1, rows: 2..<(statusRow - panelHeight))
+        let tableRows = 2..<(statusRow - panelHeight)
+        let first = viewport.scroll(toShow: state.selectedIndex, rowCount: state.rows.count, height: tableRows.count)
+        let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first)
+            .draw(into: &buffer, headingRow: 1, rows: tableRows)
         HeaderBar(state: state, now: now, options: options, palette: palette, position: position).draw(into: &buffer, row: 0)
         if let panel = state.accounts, panelHeight > 0 {
             AccountsPanelView(panel: panel, palette: palette).draw(into: &buffer, rows: (statusRow - panelHeight)..<statusRow)
@@ -56,12 +69,7 @@ public enum WatchlistScreen {
         StatusLine.height(of: state, columns: size.columns, now: now, available: size.rows - chromeRows)
     }
 
-    /// How many table rows fit at this size (the interactor needs it for paging/scrolling).
-    public static func visibleTableRows(for size: ScreenSize) -> Int {
-        fits(size) ? size.rows - chromeRows : 0
-    }
-
-    /// Table rows that fit for this state: the accounts panel and a wrapped status message take rows
+    /// How many table rows fit for this state: the accounts panel and a wrapped status message take rows
     /// from the table.
     public static func visibleTableRows(for size: ScreenSize, state: WatchlistViewState, now: Date) -> Int {
         guard fits(size) else { return 0 }

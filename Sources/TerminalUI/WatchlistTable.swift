@@ -2,11 +2,13 @@ import Domain
 import Foundation
 import Interactors
 
-/// The column headings and the rows of quotes, from `state.scrollOffset`, in `area` (heading row first).
+/// The column headings and the rows of quotes, from `firstRow`, in `area` (heading row first).
 struct WatchlistTable {
     let state: WatchlistViewState
     let now: Date
     let palette: Palette
+    /// The first row drawn (see `TableViewport`).
+    let firstRow: Int
 
     /// Draws headings and rows. Returns the scroll position ("13-24 of 40") when the rows do not all fit
     /// and the heading row had no room for it, for the header to show instead.
@@ -14,7 +16,7 @@ struct WatchlistTable {
     func draw(into buffer: inout ScreenBuffer, headingRow: Int, rows tableRows: Range<Int>) -> String? {
         // Only the rows on screen are formatted, so a 1,000-row watchlist costs what a screenful costs.
         // Symbol and broker widths still come from every row (cheap), so scrolling never shifts them.
-        let first = Self.firstVisibleRow(of: state, height: tableRows.count)
+        let first = min(max(0, firstRow), state.rows.count)
         let visible = first..<min(state.rows.count, first + max(0, tableRows.count))
         var texts = FormattedRows(capacity: visible.count)
         var looks: [RowLook] = []
@@ -43,18 +45,6 @@ struct WatchlistTable {
             }
         }
         return unplacedPosition
-    }
-
-    /// The first row drawn: the state's scroll offset, moved as little as needed to keep the selected
-    /// row within `height` rows, which the view alone knows (a wrapped message or a panel can take rows
-    /// the interactor has not heard of yet).
-    static func firstVisibleRow(of state: WatchlistViewState, height: Int) -> Int {
-        var first = min(max(0, state.scrollOffset), state.rows.count)
-        if let selected = state.selectedIndex, state.rows.indices.contains(selected), height > 0 {
-            if selected >= first + height { first = selected - height + 1 }
-            if selected < first { first = selected }
-        }
-        return first
     }
 
     // MARK: Content
@@ -260,7 +250,7 @@ struct WatchlistTable {
     /// "13-24 of 40" when the rows do not all fit in `height`.
     private func positionText(height: Int) -> String? {
         guard state.rows.count > height, height > 0 else { return nil }
-        let first = Self.firstVisibleRow(of: state, height: height)
+        let first = min(max(0, firstRow), state.rows.count)
         let last = min(state.rows.count, first + height)
         return "\(first + 1)-\(last) of \(state.rows.count)"
     }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Interactors
+import Stores
 import Synchronization
 
 let alpha = ServiceBranding(id: "alpha", name: "Alpha", glyph: "a", color: .cyan)
@@ -109,4 +110,26 @@ final class Published: Sendable {
         }
         return nil
     }
+}
+
+/// A runtime over `feed` and `watchlist`, with the state a real run would start from.
+func makeRuntime(
+    feed: any MarketFeed, quoteServices: [any QuoteService], accountServices: [any AccountService] = [],
+    watchlist: WatchlistStore, isDemo: Bool, now: @escaping @Sendable () -> Date,
+    quit: @escaping @Sendable () -> Void = {}, publish: @escaping @Sendable (WatchlistViewState) -> Void
+) -> AppRuntime {
+    let state = AppState(
+        brokers: feed.brokers, symbols: watchlist.symbols,
+        settings: AppState.Settings(
+            isDemo: isDemo, isSaved: watchlist.file != nil, accountBrokers: accountServices.map(\.branding)))
+    return AppRuntime(
+        state: state, feed: feed, quoteServices: quoteServices, accountServices: accountServices,
+        watchlist: watchlist, now: now, quit: quit, publish: publish)
+}
+
+/// Counts calls, e.g. of the runtime's quit.
+final class CallCounter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func call() { count.withLock { $0 += 1 } }
 }

@@ -68,11 +68,14 @@ enum WatchlistFixture {
         message: StatusMessage? = StatusMessage(.info, "Added NVDA", at: now)
     ) -> WatchlistViewState {
         WatchlistViewState(
-            rows: rows, selectedIndex: rows.isEmpty ? nil : Index.selected, scrollOffset: 0, sort: .symbol, mode: mode,
+            rows: rows, selectedIndex: rows.isEmpty ? nil : Index.selected, sort: .symbol, mode: mode,
             brokers: brokers, isDemo: true, message: message, staleAfter: 30, highlightFor: 1)
     }
 
-    static func render(_ state: WatchlistViewState, columns: Int, rows: Int, options: RenderOptions = utc) -> ScreenBuffer {
-        WatchlistScreen.render(state, size: ScreenSize(columns: columns, rows: rows), now: now, options: options)
+    static func render(
+        _ state: WatchlistViewState, columns: Int, rows: Int, options: RenderOptions = utc, scrolledTo offset: Int = 0
+    ) -> ScreenBuffer {
+        var viewport = TableViewport(offset: offset)
+        return WatchlistScreen.render(state, size: ScreenSize(columns: columns, rows: rows), now: now, options: options, viewport: &viewport)
     }
 }

@@ -21,8 +21,7 @@ import TerminalKit
     @Test func minimumAt40x8ScrolledToTheSelection() {
         var state = F.state()
         state.selectedIndex = 6
-        state.scrollOffset = 3
-        Snapshot.expect(F.render(state, columns: 40, rows: 8), matches: "watchlist-40x8")
+        Snapshot.expect(F.render(state, columns: 40, rows: 8, scrolledTo: 3), matches: "watchlist-40x8")
     }
 
     @Test func helpOverlay() {
@@ -94,7 +93,7 @@ import TerminalKit
     @Test func terminalTooSmall() {
         let frame = F.render(F.state(), columns: 30, rows: 5)
         Snapshot.expect(frame, matches: "too-small-30x5")
-        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 30, rows: 5)) == 0)
+        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 30, rows: 5), state: F.state(), now: F.now) == 0)
     }
 
     @Test func brokerReconnecting() {
@@ -135,9 +134,10 @@ import TerminalKit
     }
 
     @Test func visibleTableRowsLeavesRoomForHeaderHeadingsStatusAndFooter() {
-        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 100, rows: 30)) == 26)
-        #expect(WatchlistScreen.visibleTableRows(for: WatchlistScreen.minimumSize) == 4)
-        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 39, rows: 30)) == 0)
+        let state = F.state(message: nil)
+        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 100, rows: 30), state: state, now: F.now) == 26)
+        #expect(WatchlistScreen.visibleTableRows(for: WatchlistScreen.minimumSize, state: state, now: F.now) == 4)
+        #expect(WatchlistScreen.visibleTableRows(for: ScreenSize(columns: 39, rows: 30), state: state, now: F.now) == 0)
     }
 
     @Test func degenerateSizesDoNotCrash() {
@@ -150,38 +150,47 @@ import TerminalKit
     @Test func outOfRangeSelectionAndScrollDrawNoRowsAndDoNotCrash() {
         var state = F.state()
         state.selectedIndex = 99
-        state.scrollOffset = 50
-        let frame = F.render(state, columns: 60, rows: 20)
+        let frame = F.render(state, columns: 60, rows: 20, scrolledTo: 50)
         #expect(frame.lines[2].trimmingCharacters(in: .whitespaces).isEmpty)
         #expect(!frame.allCells.contains { $0.style.reverse && $0.character != " " && !$0.style.bold })
     }
 
     @Test func scrollPositionShowsWhenRowsDoNotFit() {
         var state = F.state()
-        state.scrollOffset = 4
         state.selectedIndex = 6
-        let frame = F.render(state, columns: 100, rows: 10)
+        let frame = F.render(state, columns: 100, rows: 10, scrolledTo: 4)
         #expect(frame.lines[1].hasSuffix("5-10 of 12 "))
         #expect(frame.lines[2].hasPrefix(" MSFT     β Beta Demo"))
     }
 
-    /// The view keeps the selected row on screen whatever offset the state holds: a wrapped message or
-    /// the accounts panel can take rows the interactor has not heard of.
-    @Test func theSelectedRowIsDrawnEvenWhenTheStatesOffsetHidesIt() {
+    /// The view scrolls as little as needed to keep the selected row on screen (TableViewport): nothing
+    /// about the height travels back to the app state.
+    @Test func theViewScrollsToTheSelectedRow() {
         var state = F.state()
-        state.scrollOffset = 0
         state.selectedIndex = 11
-        let frame = F.render(state, columns: 100, rows: 10)
+        var viewport = TableViewport()
+        let size = ScreenSize(columns: 100, rows: 10)
+        let frame = WatchlistScreen.render(state, size: size, now: F.now, options: F.utc, viewport: &viewport)
         #expect(frame.lines[1].hasSuffix("7-12 of 12 "))
         #expect(frame.lines[7].hasPrefix(" ZZZZ     γ Gamma Flaky"))
+        #expect(viewport.offset == 6)
+        // Moving up within the page keeps the view still; past its top, it follows.
+        state.selectedIndex = 7
+        _ = WatchlistScreen.render(state, size: size, now: F.now, options: F.utc, viewport: &viewport)
+        #expect(viewport.offset == 6)
+        state.selectedIndex = 2
+        _ = WatchlistScreen.render(state, size: size, now: F.now, options: F.utc, viewport: &viewport)
+        #expect(viewport.offset == 2)
+        // A taller terminal fills the freed rows from above.
+        _ = WatchlistScreen.render(state, size: ScreenSize(columns: 100, rows: 30), now: F.now, options: F.utc, viewport: &viewport)
+        #expect(viewport.offset == 0)
     }
 
     /// At 60 columns the position does not fit beside the headings, so the header shows it instead.
     @Test func scrollPositionMovesToTheHeaderWhenTheHeadingsFillTheRow() {
         var state = F.state()
-        state.scrollOffset = 4
         state.selectedIndex = 6
-        let frame = F.render(state, columns: 60, rows: 10)
+        let frame = F.render(state, columns: 60, rows: 10, scrolledTo: 4)
         #expect(frame.lines[0].contains("rows 5-10 of 12"), "\(frame.lines[0])")
     }
 }

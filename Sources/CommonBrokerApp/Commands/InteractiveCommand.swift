@@ -1,16 +1,13 @@
 import Foundation
 import Interactors
+import Synchronization
 import TerminalCurses
-import TerminalUI
 import TerminalKit
+import TerminalUI
 
-/// The full-screen watchlist: curses on its own thread, the interactor on an actor, keys in between.
+/// The full-screen watchlist: curses on its own thread, the app runtime on an actor, keys, sizes and
+/// ticks in between as events.
 enum InteractiveCommand {
-    private enum Input: Sendable {
-        case key(KeyPress)
-        case resize(ScreenSize)
-    }
-
     static func run(_ app: AppComposition) async -> Int32 {
         let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo, securityWarning: app.securityWarning))
         let renderOptions = RenderOptions(
@@ -18,23 +15,38 @@ enum InteractiveCommand {
             upColor: TerminalColor(app.config.theme.up),
             downColor: TerminalColor(app.config.theme.down)
         )
-        let (inputs, input) = AsyncStream<Input>.makeStream()
+        // The table's scroll position belongs to the frames, not to the app state (TableViewport).
+        let viewport = Mutex(TableViewport())
+        let (events, input) = AsyncStream<AppEvent>.makeStream()
         let session = TerminalSession(
             options: TerminalSessionOptions(color: app.colorEnabled),
-            frame: { size, now in WatchlistScreen.render(box.current, size: size, now: now, options: renderOptions) },
+            frame: { size, now in
+                viewport.withLock { WatchlistScreen.render(box.current, size: size, now: now, options: renderOptions, viewport: &$0) }
+            },
             onKey: { input.yield(.key($0)) },
             onResize: { input.yield(.resize($0)) }
         )
-        let interactor = WatchlistInteractor(
+        let runtime = AppRuntime(
+            state: AppState(
+                brokers: app.hub.brokers,
+                symbols: app.watchlist.symbols,
+                settings: AppState.Settings(
+                    isDemo: app.isDemo,
+                    isSaved: app.watchlist.file != nil,
+                    securityWarning: app.securityWarning,
+                    staleAfter: TimeInterval(app.config.staleAfterSeconds),
+                    highlightFor: Double(app.config.highlightMilliseconds) / 1000,
+                    accountBrokers: app.accountServices.map(\.branding)
+                ),
+                initialMessages: app.notes,
+                terminalSize: session.size
+            ),
             feed: app.hub,
             quoteServices: app.quoteServices,
             accountServices: app.accountServices,
             watchlist: app.watchlist,
-            isDemo: app.isDemo,
-            securityWarning: app.securityWarning,
-            staleAfter: TimeInterval(app.config.staleAfterSeconds),
-            highlightFor: Double(app.config.highlightMilliseconds) / 1000,
-            initialMessages: app.notes,
+            // Quitting stops the session; the wait below sees it.
+            quit: { session.stop() },
             publish: { state in
                 box.set(state)
                 session.setNeedsDisplay()
@@ -48,36 +60,22 @@ enum InteractiveCommand {
             await app.hub.shutdown()
             return 1
         }
-        await interactor.start()
+        await runtime.send(.resize(session.size))
+        await runtime.start()
 
         let status = await withTaskGroup(of: Int32.self) { group in
             group.addTask {
-                // The table's height depends on the terminal, the accounts panel and the status line; the
-                // interactor is told whenever it changes, so paging moves by what is on screen. (The view
-                // itself keeps the selection on screen whatever the interactor last heard.)
-                var size = session.size
-                var visibleRows = -1
-                func syncViewport() async {
-                    let rows = WatchlistScreen.visibleTableRows(for: size, state: box.current, now: Date())
-                    guard rows != visibleRows else { return }
-                    visibleRows = rows
-                    _ = await interactor.handle(.viewportChanged(visibleRows: rows))
+                for await event in events {
+                    await runtime.send(event)
                 }
-                await syncViewport()
-                for await event in inputs {
-                    switch event {
-                    case .key(let key):
-                        if let action = KeyMap.action(for: key, mode: box.current.mode),
-                           await interactor.handle(action) == .quit {
-                            session.stop()
-                            return 0
-                        }
-                    case .resize(let newSize):
-                        size = newSize
-                    }
-                    await syncViewport()
+                return 0
+            }
+            group.addTask {
+                // Info messages fade: the state hears the time pass.
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    input.yield(.tick)
                 }
-                session.stop()
                 return 0
             }
             group.addTask {
@@ -87,13 +85,14 @@ enum InteractiveCommand {
                 case .signal(let number): return number == SIGINT ? 0 : 128 + number
                 }
             }
+            // The session stopping (quit, or a signal) decides the status.
             let first = await group.next() ?? 0
             input.finish()
             session.stop()
             group.cancelAll()
             return first
         }
-        await interactor.stop()
+        await runtime.stop()
         await app.hub.shutdown()
         return status
     }

@@ -1,7 +1,8 @@
-import Interactors
+import Domain
 import TerminalKit
 
-/// Which key does what, per input mode. The help overlay lists the same keys (`HelpOverlay`).
+/// Which key does what, per input mode: `AppState.update` asks it for every key, so the mode it reads
+/// is the state's own. The help overlay lists the same keys (`HelpOverlay`).
 public enum KeyMap {
     public static func action(for key: KeyPress, mode: InputMode) -> WatchlistAction? {
         if key == .control("c") { return .quit }
@@ -62,7 +63,8 @@ public enum KeyMap {
         }
     }
 
+    /// What may be typed into a prompt: no controls, no escape sequences, no bidi controls.
     private static func isPrintable(_ character: Character) -> Bool {
-        TerminalText.cell(for: character) == character && character != TerminalText.placeholder
+        !character.unicodeScalars.contains(where: VisibleText.isSteering)
     }
 }

@@ -4,7 +4,7 @@ import Interactors
 import Stores
 import Testing
 
-@Suite struct WatchlistInteractorTests {
+@Suite struct AppRuntimeTests {
     func makeStore(_ symbols: [String]) throws -> WatchlistStore {
         let store = WatchlistStore(file: nil, seed: symbols)
         _ = try store.load()
@@ -20,7 +20,7 @@ import Testing
         ]
         let feed = ManualFeed(brokers: [alpha, beta, slowpoke])
         let published = Published()
-        let interactor = WatchlistInteractor(
+        let interactor = makeRuntime(
             feed: feed, quoteServices: services, watchlist: try makeStore(["MSFT", "AAPL"]),
             isDemo: false, now: { t0 }, publish: published.publish
         )
@@ -39,7 +39,7 @@ import Testing
         gate.open()
         let late = await published.first { $0.rows.contains { $0.id == "slow:MSFT" && $0.quote?.last == 201 } }
         #expect(late != nil)
-        #expect(feed.followed.first == ["AAPL", "MSFT"])
+        #expect(feed.followed.last == ["AAPL", "MSFT"])
         await interactor.stop()
         #expect(feed.cancelled)
     }
@@ -47,7 +47,7 @@ import Testing
     @Test func feedUpdatesReachTheView() async throws {
         let feed = ManualFeed(brokers: [alpha])
         let published = Published()
-        let interactor = WatchlistInteractor(
+        let interactor = makeRuntime(
             feed: feed, quoteServices: [], watchlist: try makeStore(["AAPL"]), isDemo: true,
             now: { t0 }, publish: published.publish
         )
@@ -63,14 +63,14 @@ import Testing
         let feed = ManualFeed(brokers: [alpha, beta])
         let published = Published()
         let store = try makeStore(["AAPL"])
-        let interactor = WatchlistInteractor(
+        let interactor = makeRuntime(
             feed: feed, quoteServices: [], watchlist: store, isDemo: true, now: { t0 }, publish: published.publish
         )
         await interactor.start()
 
-        _ = await interactor.handle(.beginAdd)
-        for character in "nvda, msft" { _ = await interactor.handle(.inputCharacter(character)) }
-        _ = await interactor.handle(.submitInput)
+        await interactor.send(.key(.character("a")))
+        for character in "nvda, msft" { await interactor.send(.key(.character(character))) }
+        await interactor.send(.key(.enter))
         var state = await interactor.viewState
         #expect(state.mode == .normal)
         #expect(store.symbols == ["AAPL", "NVDA", "MSFT"])
@@ -81,49 +81,51 @@ import Testing
         #expect(state.message == StatusMessage(.info, "Added NVDA, MSFT (this run only: --symbols lists are not saved)", at: t0))
         #expect(feed.followed.last == ["AAPL", "NVDA", "MSFT"])
 
-        _ = await interactor.handle(.removeSelected)
+        await interactor.send(.key(.character("d")))
         state = await interactor.viewState
         #expect(store.symbols == ["AAPL", "MSFT"])
         #expect(state.rows.map(\.id) == ["alpha:AAPL", "beta:AAPL", "alpha:MSFT", "beta:MSFT"])
         #expect(state.message == StatusMessage(.info, "Removed NVDA · u to undo (this run only: --symbols lists are not saved)", at: t0))
         #expect(feed.followed.last == ["AAPL", "MSFT"])
 
-        _ = await interactor.handle(.undoRemove)
+        await interactor.send(.key(.character("u")))
         #expect(store.symbols == ["AAPL", "NVDA", "MSFT"])
         #expect(await interactor.viewState.selectedIndex == 4)
-        _ = await interactor.handle(.undoRemove)
+        await interactor.send(.key(.character("u")))
         #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to undo", at: t0))
         await interactor.stop()
     }
 
     @Test func anInvalidSymbolKeepsThePromptOpenWithTheReason() async throws {
-        let interactor = WatchlistInteractor(
+        let quits = CallCounter()
+        let interactor = makeRuntime(
             feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: try makeStore(["AAPL"]),
-            isDemo: true, now: { t0 }, publish: { _ in }
+            isDemo: true, now: { t0 }, quit: quits.call, publish: { _ in }
         )
-        _ = await interactor.handle(.beginAdd)
-        for character in "aapl" { _ = await interactor.handle(.inputCharacter(character)) }
-        _ = await interactor.handle(.submitInput)
+        await interactor.send(.key(.character("a")))
+        for character in "aapl" { await interactor.send(.key(.character(character))) }
+        await interactor.send(.key(.enter))
         #expect(await interactor.viewState.mode == .adding(text: "aapl", error: "AAPL is already in the watchlist"))
-        _ = await interactor.handle(.inputBackspace)
+        await interactor.send(.key(.backspace))
         #expect(await interactor.viewState.mode == .adding(text: "aap", error: nil))
-        _ = await interactor.handle(.cancelInput)
+        await interactor.send(.key(.escape))
         #expect(await interactor.viewState.mode == .normal)
-        #expect(await interactor.handle(.quit) == .quit)
+        await interactor.send(.key(.character("q")))
+        #expect(quits.value == 1)
     }
 
     @Test func helpTogglesAndSortCycles() async throws {
-        let interactor = WatchlistInteractor(
+        let interactor = makeRuntime(
             feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: try makeStore([]),
             isDemo: true, now: { t0 }, publish: { _ in }
         )
-        _ = await interactor.handle(.toggleHelp)
+        await interactor.send(.key(.character("?")))
         #expect(await interactor.viewState.mode == .help)
-        _ = await interactor.handle(.toggleHelp)
+        await interactor.send(.key(.character("?")))
         #expect(await interactor.viewState.mode == .normal)
-        _ = await interactor.handle(.cycleSort)
+        await interactor.send(.key(.character("s")))
         #expect(await interactor.viewState.sort == .changePercent)
-        #expect(await interactor.handle(.removeSelected) == .keepRunning)
+        await interactor.send(.key(.character("d")))
         #expect(await interactor.viewState.message == StatusMessage(.info, "Nothing to remove", at: t0))
     }
 }
@@ -145,7 +147,7 @@ struct TableAccountService: AccountService {
         let store = WatchlistStore(file: nil, seed: ["AAPL"])
         _ = try store.load()
         let published = Published()
-        let interactor = WatchlistInteractor(
+        let interactor = makeRuntime(
             feed: ManualFeed(brokers: [alpha, beta]), quoteServices: [],
             accountServices: [
                 TableAccountService(branding: alpha, balances: [AccountBalance(accountID: "A-1", cash: 10, buyingPower: 20, equity: 30)]),
@@ -153,7 +155,7 @@ struct TableAccountService: AccountService {
             ],
             watchlist: store, isDemo: false, now: { t0 }, publish: published.publish
         )
-        _ = await interactor.handle(.toggleAccounts)
+        await interactor.send(.key(.character("A")))
         let opened = await interactor.viewState.accounts
         #expect(opened?.entries.map(\.branding.id) == ["alpha", "beta"])
         let filled = await published.first { state in
@@ -162,17 +164,8 @@ struct TableAccountService: AccountService {
         let entries = try #require(filled?.accounts?.entries)
         #expect(entries[0].balances == [AccountBalance(accountID: "A-1", cash: 10, buyingPower: 20, equity: 30)])
         #expect(entries[1].error == "unauthorized, check BETA_TOKEN")
-        _ = await interactor.handle(.toggleAccounts)
+        await interactor.send(.key(.character("A")))
         #expect(await interactor.viewState.accounts == nil)
-    }
-
-    @Test func aBrokerThatGivesUpIsAnnouncedInFullOnce() {
-        var state = WatchlistState(brokers: [alpha], symbols: ["AAPL"], isDemo: false)
-        state.apply(MarketUpdate(brokerStates: ["alpha": .failed(reason: "unauthorized, check ALPHA_TOKEN")]), receivedAt: t0)
-        #expect(state.message == StatusMessage(.error, "Alpha: unauthorized, check ALPHA_TOKEN", at: t0))
-        state.dismissMessage()
-        state.apply(MarketUpdate(brokerStates: ["alpha": .failed(reason: "unauthorized, check ALPHA_TOKEN")]), receivedAt: t0)
-        #expect(state.message == nil)
     }
 }
 
@@ -185,13 +178,13 @@ struct TableAccountService: AccountService {
         // Another program writes garbage after we loaded.
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("{not json".utf8).write(to: directory.appendingPathComponent("watchlist.json"))
-        let interactor = WatchlistInteractor(
+        let interactor = makeRuntime(
             feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: store, isDemo: true,
             now: { t0 }, publish: { _ in }
         )
-        _ = await interactor.handle(.beginAdd)
-        for character in "msft" { _ = await interactor.handle(.inputCharacter(character)) }
-        _ = await interactor.handle(.submitInput)
+        await interactor.send(.key(.character("a")))
+        for character in "msft" { await interactor.send(.key(.character(character))) }
+        await interactor.send(.key(.enter))
         let message = try #require(await interactor.viewState.message)
         #expect(message.kind == .warning)
         #expect(message.text.contains("watchlist.json.corrupt-"), "\(message.text)")

@@ -1,4 +1,4 @@
-/// Everything the user can ask of the watchlist screen. Keys become these (see TerminalUI's KeyMap).
+/// Everything the user can ask of the watchlist screen. `KeyMap` turns keys into these.
 public enum WatchlistAction: Sendable, Hashable {
     case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom
     case beginAdd
@@ -17,6 +17,4 @@ public enum WatchlistAction: Sendable, Hashable {
     /// Opens or closes the message log (`m`).
     case toggleMessageLog
     case quit
-    /// The number of table rows that fit on screen changed (terminal resized).
-    case viewportChanged(visibleRows: Int)
 }

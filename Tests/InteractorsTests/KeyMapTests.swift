@@ -1,6 +1,5 @@
 import Interactors
 import Testing
-import TerminalUI
 import TerminalKit
 
 @Suite struct KeyMapTests {

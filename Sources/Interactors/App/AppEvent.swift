@@ -1,0 +1,23 @@
+import Domain
+import Stores
+import TerminalKit
+
+/// Facts the app state learns: a key, market data, results of effects, the terminal's size, time.
+/// `AppState.update` is the only thing that turns them into state.
+public enum AppEvent: Sendable {
+    /// The screen is up: follow the list and ask every broker for a first snapshot.
+    case started
+    case key(KeyPress)
+    /// A conflated batch from the market-data hub.
+    case market(MarketUpdate)
+    /// One broker's answer to a snapshot request.
+    case snapshot(FanOutResult)
+    case resize(ScreenSize)
+    /// A second passed (info messages fade).
+    case tick
+    /// One broker's balances for the accounts panel.
+    case accounts(AccountsPanelEntry)
+    /// The watchlist file's answer to an edit: the list as it is now on disk (another instance's edits
+    /// included), or why the edit was not saved.
+    case persisted(WatchlistEdit, Result<WatchlistEditOutcome, WatchlistStoreError>)
+}

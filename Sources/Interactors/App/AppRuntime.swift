@@ -1,0 +1,174 @@
+import Domain
+import Foundation
+import Stores
+
+/// Runs the app: the one caller of `AppState.update`. It feeds events in one at a time, carries out the
+/// effects that come back (following symbols, saving edits, asking brokers), turns their results into
+/// events, and publishes the view after every change. No decision is made here.
+public actor AppRuntime {
+    private var state: AppState
+    private let watchlist: WatchlistStore
+    private let quoteServices: [any QuoteService]
+    private let accountServices: [any AccountService]
+    private let feed: any MarketFeed
+    private let now: @Sendable () -> Date
+    private let publish: @Sendable (WatchlistViewState) -> Void
+    private let bell: @Sendable () -> Void
+    private let quit: @Sendable () -> Void
+    private var subscription: MarketFeedSubscription?
+    private var followed: Set<String> = []
+    /// Changes to the followed set, applied in order, one after the other.
+    private var following: Task<Void, Never>?
+    private var feedTask: Task<Void, Never>?
+    private var snapshotTasks: [Task<Void, Never>] = []
+    private var accountsTask: Task<Void, Never>?
+
+    /// `watchlist` must already be loaded. `publish` is called after every change, from this actor.
+    public init(
+        state: AppState,
+        feed: any MarketFeed,
+        quoteServices: [any QuoteService],
+        accountServices: [any AccountService] = [],
+        watchlist: WatchlistStore,
+        now: @escaping @Sendable () -> Date = Date.init,
+        bell: @escaping @Sendable () -> Void = {},
+        quit: @escaping @Sendable () -> Void = {},
+        publish: @escaping @Sendable (WatchlistViewState) -> Void
+    ) {
+        self.state = state
+        self.watchlist = watchlist
+        self.quoteServices = quoteServices
+        self.accountServices = accountServices
+        self.feed = feed
+        self.now = now
+        self.bell = bell
+        self.quit = quit
+        self.publish = publish
+    }
+
+    public var viewState: WatchlistViewState { state.viewState() }
+    public var currentState: AppState { state }
+
+    /// Subscribes to the feed (following nothing yet) and sends `.started`.
+    public func start() async {
+        let subscription = await feed.subscribe(symbols: [])
+        self.subscription = subscription
+        feedTask = Task { [weak self] in
+            for await update in subscription.updates {
+                await self?.send(.market(update))
+            }
+        }
+        await send(.started)
+    }
+
+    /// Ends the feed subscription and outstanding requests.
+    public func stop() async {
+        feedTask?.cancel()
+        accountsTask?.cancel()
+        snapshotTasks.forEach { $0.cancel() }
+        snapshotTasks.removeAll()
+        await subscription?.cancel()
+        subscription = nil
+    }
+
+    /// Handles `event` and every event its effects raise, in order, then publishes. Handling never
+    /// suspends, so events are handled one at a time in the order they arrive; the call returns once the
+    /// feed follows what the state follows.
+    public func send(_ event: AppEvent) async {
+        var queue = [event]
+        while !queue.isEmpty {
+            for effect in state.update(queue.removeFirst(), at: now()) {
+                if let raised = perform(effect) { queue.append(raised) }
+            }
+        }
+        publish(state.viewState())
+        await following?.value
+    }
+
+    // MARK: - Effects
+
+    /// Carries out `effect`; returns the event it raises at once, if any (a saved edit).
+    private func perform(_ effect: AppEffect) -> AppEvent? {
+        switch effect {
+        case .follow(let symbols):
+            followed.formUnion(symbols)
+            follow(followed)
+        case .unfollow(let symbols):
+            followed.subtract(symbols)
+            follow(followed)
+        case .persist(let edit):
+            return .persisted(edit, apply(edit))
+        case .fetchSnapshot(let symbols):
+            fetchSnapshots(for: symbols)
+        case .fetchAccounts:
+            fetchAccounts()
+        case .stopFetchingAccounts:
+            accountsTask?.cancel()
+            accountsTask = nil
+        case .bell:
+            bell()
+        case .quit:
+            quit()
+        }
+        return nil
+    }
+
+    private func follow(_ symbols: Set<String>) {
+        guard let subscription else { return }
+        let previous = following
+        following = Task {
+            await previous?.value
+            await subscription.setSymbols(symbols)
+        }
+    }
+
+    /// The store merges the edit with what other instances wrote, under its file lock.
+    private func apply(_ edit: WatchlistEdit) -> Result<WatchlistEditOutcome, WatchlistStoreError> {
+        do throws(WatchlistStoreError) {
+            var outcome = WatchlistEditOutcome(symbols: [])
+            switch edit {
+            case .add(let symbols): outcome.added = try watchlist.add(symbols)
+            case .remove(let symbol): outcome.removedIndex = try watchlist.remove(symbol)
+            case .restore(let symbol, let index): try watchlist.insert(symbol, at: index)
+            }
+            outcome.symbols = watchlist.symbols
+            outcome.notes = watchlist.takeEditNotes()
+            return .success(outcome)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func fetchSnapshots(for symbols: [String]) {
+        guard !symbols.isEmpty, !quoteServices.isEmpty else { return }
+        snapshotTasks.removeAll { $0.isCancelled }
+        let services = quoteServices
+        snapshotTasks.append(Task { [weak self] in
+            for await result in QuoteFanOut.fetch(symbols, from: services) {
+                await self?.send(.snapshot(result))
+            }
+        })
+    }
+
+    private func fetchAccounts() {
+        accountsTask?.cancel()
+        let services = accountServices
+        accountsTask = Task { [weak self] in
+            await withTaskGroup(of: AccountsPanelEntry.self) { group in
+                for service in services {
+                    group.addTask {
+                        do throws(BrokerError) {
+                            return AccountsPanelEntry(branding: service.branding, balances: try await service.balances())
+                        } catch {
+                            return AccountsPanelEntry(branding: service.branding, error: error.description)
+                        }
+                    }
+                }
+                for await entry in group {
+                    guard !Task.isCancelled else { return }
+                    await self?.send(.accounts(entry))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,458 @@
+import Domain
+import Foundation
+import Stores
+import TerminalKit
+
+/// The whole app as a value: the watchlist, the latest quotes and broker states, the input mode, the
+/// messages, the accounts panel. `update` is the only way it changes: it takes a fact (`AppEvent`) and
+/// returns what should happen because of it (`AppEffect`s), which `AppRuntime` carries out. No tasks, no
+/// I/O, no clock of its own: tests feed it events.
+public struct AppState: Sendable {
+    public let brokers: [ServiceBranding]
+    public private(set) var symbols: [String]
+    public private(set) var quotes = QuoteStore()
+    public private(set) var statuses: BrokerStatusStore
+    public private(set) var sort: SortOrder = .symbol
+    public private(set) var mode: InputMode = .normal
+    /// The status line's message; every message shown also goes to `messageLog`.
+    public private(set) var message: StatusMessage?
+    /// The last `messageLogLimit` messages, oldest first (`m` shows them).
+    public private(set) var messageLog: [StatusMessage] = []
+    public static let messageLogLimit = 100
+    public let settings: Settings
+    /// The accounts panel when it is open.
+    public private(set) var accounts: AccountsPanel?
+    /// The selection follows its row when sorting moves it; `selectedIndex` is the fallback when the row goes.
+    public private(set) var selectedKey: QuoteKey?
+    public private(set) var selectedIndex: Int = 0
+    /// The terminal's size, for paging (the view alone decides what is on screen).
+    public private(set) var terminalSize: ScreenSize
+    /// The symbols the runtime follows on the market feed, as the effects so far have told it.
+    public private(set) var followed: Set<String> = []
+    /// Removed symbols with their former position, newest last, for `u`.
+    public private(set) var undoStack: [(symbol: String, index: Int)] = []
+    /// Rows in display order; rebuilt whenever symbols, quotes or the sort change.
+    public private(set) var rows: [WatchlistRow] = []
+    /// What the add prompt held while its edit is being saved, for the message (or to reopen it).
+    private var pendingAdd: PendingAdd?
+
+    /// What does not change while the app runs.
+    public struct Settings: Sendable {
+        public var isDemo: Bool
+        /// False for a `--symbols` run, whose edits are not written anywhere: the header and messages say so.
+        public var isSaved: Bool
+        /// A safety check the user turned off (e.g. "TLS NOT VERIFIED"), shown on every frame.
+        public var securityWarning: String?
+        public var staleAfter: TimeInterval
+        public var highlightFor: TimeInterval
+        /// Brokers that have accounts (the accounts panel lists them).
+        public var accountBrokers: [ServiceBranding]
+
+        public init(
+            isDemo: Bool, isSaved: Bool = true, securityWarning: String? = nil, staleAfter: TimeInterval = 30,
+            highlightFor: TimeInterval = 1, accountBrokers: [ServiceBranding] = []
+        ) {
+            self.isDemo = isDemo
+            self.isSaved = isSaved
+            self.securityWarning = securityWarning
+            self.staleAfter = staleAfter
+            self.highlightFor = highlightFor
+            self.accountBrokers = accountBrokers
+        }
+    }
+
+    private struct PendingAdd: Sendable {
+        var text: String
+        var alreadyListed: [String]
+        var invalid: [AddSymbolsInput.Invalid]
+    }
+
+    public init(
+        brokers: [ServiceBranding], symbols: [String], settings: Settings, initialMessages: [StatusMessage] = [],
+        terminalSize: ScreenSize = ScreenSize(columns: 80, rows: 24)
+    ) {
+        self.brokers = brokers
+        self.symbols = symbols
+        self.settings = settings
+        self.statuses = BrokerStatusStore(brokers: brokers)
+        self.terminalSize = terminalSize
+        show(initialMessages)
+        rebuildRows()
+    }
+
+    // MARK: - Update
+
+    public mutating func update(_ event: AppEvent, at now: Date) -> [AppEffect] {
+        switch event {
+        case .started:
+            return followCurrentSymbols() + (symbols.isEmpty ? [] : [.fetchSnapshot(symbols)])
+        case .key(let key):
+            guard let action = KeyMap.action(for: key, mode: mode) else { return [] }
+            return perform(action, at: now)
+        case .market(let update):
+            apply(update, receivedAt: now)
+            return []
+        case .snapshot(let result):
+            apply(result, receivedAt: now)
+            return []
+        case .resize(let size):
+            terminalSize = size
+            return []
+        case .tick:
+            if let message, !message.isShown(at: now) { self.message = nil }
+            return []
+        case .accounts(let entry):
+            receive(entry)
+            return []
+        case .persisted(let edit, let result):
+            return persisted(edit, result, at: now)
+        }
+    }
+
+    private mutating func perform(_ action: WatchlistAction, at now: Date) -> [AppEffect] {
+        switch action {
+        case .quit:
+            return [.quit]
+        case .moveUp: moveSelection(by: -1)
+        case .moveDown: moveSelection(by: 1)
+        case .pageUp: moveSelection(by: -pageRows)
+        case .pageDown: moveSelection(by: pageRows)
+        case .moveToTop: moveSelection(by: -rows.count)
+        case .moveToBottom: moveSelection(by: rows.count)
+        case .cycleSort:
+            sort = sort.next
+            rebuildRows()
+            say(.info, "Sorted by \(sort.label)", at: now)
+        case .toggleHelp:
+            mode = mode == .help ? .normal : .help
+        case .toggleMessageLog:
+            mode = mode == .messageLog ? .normal : .messageLog
+        case .toggleAccounts:
+            return toggleAccounts()
+        case .dismiss:
+            if accounts != nil { return toggleAccounts() }
+            message = nil
+        case .beginAdd:
+            // The prompt takes the status line; what it showed is in the log and must not come back
+            // when the prompt closes.
+            message = nil
+            mode = .adding(text: "", error: nil)
+        case .inputCharacter(let character):
+            if case .adding(let text, _) = mode, text.count < 200 {
+                mode = .adding(text: text + String(character), error: nil)
+            }
+        case .inputBackspace:
+            if case .adding(let text, _) = mode {
+                mode = .adding(text: String(text.dropLast()), error: nil)
+            }
+        case .cancelInput:
+            mode = .normal
+        case .submitInput:
+            return submitAddPrompt()
+        case .removeSelected:
+            guard let symbol = selectedRow?.key.symbol else {
+                say(.info, "Nothing to remove", at: now)
+                return []
+            }
+            return [.persist(.remove(symbol))]
+        case .undoRemove:
+            guard let last = undoStack.popLast() else {
+                say(.info, "Nothing to undo", at: now)
+                return []
+            }
+            return [.persist(.restore(last.symbol, at: last.index))]
+        }
+        return []
+    }
+
+    /// A page is what the table shows at this terminal size, less one row of overlap.
+    private var pageRows: Int {
+        max(1, terminalSize.rows - 5)
+    }
+
+    // MARK: - Editing
+
+    private mutating func submitAddPrompt() -> [AppEffect] {
+        guard case .adding(let text, _) = mode else { return [] }
+        switch AddSymbolsInput.parse(text, existing: symbols) {
+        case .rejected(let reason):
+            mode = .adding(text: text, error: reason)
+            return []
+        case .add(let new, let alreadyListed, let invalid):
+            pendingAdd = PendingAdd(text: text, alreadyListed: alreadyListed, invalid: invalid)
+            // What was not added stays in the prompt, with why, to be fixed in place.
+            mode = invalid.isEmpty
+                ? .normal
+                : .adding(text: invalid.map(\.text).joined(separator: " "), error: "not added: \(Self.reasons(invalid))")
+            return [.persist(.add(new))]
+        }
+    }
+
+    private mutating func persisted(
+        _ edit: WatchlistEdit, _ result: Result<WatchlistEditOutcome, WatchlistStoreError>, at now: Date
+    ) -> [AppEffect] {
+        switch (edit, result) {
+        case (.add, .success(let outcome)):
+            let pending = pendingAdd
+            pendingAdd = nil
+            setSymbols(outcome.symbols)
+            if let first = outcome.added.first { select(symbol: first) }
+            var text = outcome.added.isEmpty ? "Nothing new to add" : "Added \(outcome.added.joined(separator: ", "))"
+            if let listed = pending?.alreadyListed, !listed.isEmpty {
+                text += " (already listed: \(listed.joined(separator: ", ")))"
+            }
+            text += unsavedNote
+            if let invalid = pending?.invalid, !invalid.isEmpty {
+                say(.warning, "\(text) · not added: \(Self.reasons(invalid))", at: now)
+            } else {
+                say(.info, text, at: now)
+            }
+            announce(outcome.notes, at: now)
+            return followCurrentSymbols() + (outcome.added.isEmpty ? [] : [.fetchSnapshot(outcome.added)])
+        case (.add, .failure(let error)):
+            mode = .adding(text: pendingAdd?.text ?? "", error: "not saved: \(error.description)")
+            pendingAdd = nil
+            return []
+
+        case (.remove(let symbol), .success(let outcome)):
+            if let index = outcome.removedIndex {
+                undoStack.append((symbol, index))
+                if undoStack.count > 50 { undoStack.removeFirst() }
+                // The row that takes its place is selected.
+                selectedKey = nil
+                say(.info, "Removed \(symbol) · u to undo\(unsavedNote)", at: now)
+            }
+            setSymbols(outcome.symbols)
+            announce(outcome.notes, at: now)
+            return followCurrentSymbols()
+        case (.remove(let symbol), .failure(let error)):
+            say(.error, "Could not remove \(symbol): \(error.description)", at: now)
+            return []
+
+        case (.restore(let symbol, _), .success(let outcome)):
+            setSymbols(outcome.symbols)
+            select(symbol: symbol)
+            say(.info, "Restored \(symbol)\(unsavedNote)", at: now)
+            announce(outcome.notes, at: now)
+            return followCurrentSymbols() + [.fetchSnapshot([symbol])]
+        case (.restore(let symbol, let index), .failure(let error)):
+            // Kept for another try.
+            undoStack.append((symbol, index))
+            say(.error, "Could not restore \(symbol): \(error.description)", at: now)
+            return []
+        }
+    }
+
+    /// Said after an edit in a run whose list is not saved (`--symbols`), so nobody expects it next time.
+    private var unsavedNote: String {
+        settings.isSaved ? "" : " (this run only: --symbols lists are not saved)"
+    }
+
+    private static func reasons(_ invalid: [AddSymbolsInput.Invalid]) -> String {
+        invalid.map(\.reason).joined(separator: " · ")
+    }
+
+    /// An edit can find the file corrupt (another program wrote it) and move it aside; where it went
+    /// matters more than what the edit itself said.
+    private mutating func announce(_ notes: [WatchlistLoadNote], at now: Date) {
+        guard !notes.isEmpty else { return }
+        say(.warning, notes.map(\.description).joined(separator: " · "), at: now)
+    }
+
+    /// Follow and unfollow effects that bring the followed set to the list's symbols.
+    private mutating func followCurrentSymbols() -> [AppEffect] {
+        let wanted = Set(symbols)
+        var effects: [AppEffect] = []
+        let gone = followed.subtracting(wanted)
+        let new = wanted.subtracting(followed)
+        if !gone.isEmpty { effects.append(.unfollow(gone)) }
+        if !new.isEmpty { effects.append(.follow(new)) }
+        followed = wanted
+        return effects
+    }
+
+    private mutating func setSymbols(_ new: [String]) {
+        for gone in symbols where !new.contains(gone) { quotes.removeSymbol(gone) }
+        symbols = new
+        rebuildRows()
+    }
+
+    // MARK: - Accounts
+
+    /// Opening the panel asks every broker with accounts at once; each row fills in as it answers.
+    private mutating func toggleAccounts() -> [AppEffect] {
+        guard accounts == nil else {
+            accounts = nil
+            return [.stopFetchingAccounts]
+        }
+        accounts = AccountsPanel(entries: settings.accountBrokers.map { AccountsPanelEntry(branding: $0, isLoading: true) })
+        return settings.accountBrokers.isEmpty ? [] : [.fetchAccounts]
+    }
+
+    private mutating func receive(_ entry: AccountsPanelEntry) {
+        guard var panel = accounts, let index = panel.entries.firstIndex(where: { $0.branding.id == entry.branding.id }) else { return }
+        panel.entries[index] = entry
+        accounts = panel
+    }
+
+    // MARK: - Market data
+
+    private mutating func apply(_ update: MarketUpdate, receivedAt: Date) {
+        let before = statuses
+        quotes.apply(update, receivedAt: receivedAt)
+        statuses.apply(update)
+        announceNewFailures(since: before, in: update, at: receivedAt)
+        rebuildRows()
+    }
+
+    /// A broker that has given up says so in full on the status line (the footer has to shorten it), once,
+    /// e.g. "Tradier: unauthorized, check TRADIER_TOKEN".
+    private mutating func announceNewFailures(since before: BrokerStatusStore, in update: MarketUpdate, at now: Date) {
+        for broker in brokers {
+            guard case .failed(let reason)? = update.brokerStates[broker.id],
+                  before.state(for: broker.id) != .failed(reason: reason) else { continue }
+            say(.error, "\(broker.name): \(reason)", at: now)
+        }
+    }
+
+    private mutating func apply(_ fanOut: FanOutResult, receivedAt: Date) {
+        for (symbol, result) in fanOut.results where symbols.contains(symbol) {
+            let key = QuoteKey(brandID: fanOut.branding.id, symbol: symbol)
+            // A snapshot can arrive after the stream already delivered a newer quote; keep the newer one.
+            if case .success(let quote) = result, let current = quotes.entry(for: key)?.quote,
+               current.timestamp > quote.timestamp {
+                continue
+            }
+            quotes.record(result, for: key, receivedAt: receivedAt)
+        }
+        rebuildRows()
+    }
+
+    // MARK: - Messages
+
+    private mutating func say(_ kind: StatusMessage.Kind, _ text: String, at now: Date) {
+        show(StatusMessage(kind, text, at: now))
+    }
+
+    /// Puts `message` on the status line and in the log.
+    private mutating func show(_ message: StatusMessage) {
+        self.message = message
+        messageLog.append(message)
+        if messageLog.count > Self.messageLogLimit { messageLog.removeFirst(messageLog.count - Self.messageLogLimit) }
+    }
+
+    /// Logs each of `messages` and puts them on the status line together, as the most severe of them.
+    private mutating func show(_ messages: [StatusMessage]) {
+        guard let first = messages.first else { return }
+        for message in messages { show(message) }
+        guard messages.count > 1 else { return }
+        let kind: StatusMessage.Kind = messages.contains { $0.kind == .error } ? .error
+            : messages.contains { $0.kind == .warning } ? .warning : .info
+        message = StatusMessage(kind, messages.map(\.text).joined(separator: " · "), at: first.at)
+    }
+
+    // MARK: - Selection
+
+    /// Selects the first row of `symbol` (after adding it, the user sees where it went).
+    private mutating func select(symbol: String) {
+        guard let index = rows.firstIndex(where: { $0.key.symbol == symbol }) else { return }
+        selectedKey = rows[index].key
+        selectedIndex = index
+    }
+
+    public var selectedRow: WatchlistRow? {
+        rows.indices.contains(selectedIndex) ? rows[selectedIndex] : nil
+    }
+
+    private mutating func moveSelection(by delta: Int) {
+        guard !rows.isEmpty else { return }
+        selectedIndex = min(max(0, selectedIndex + delta), rows.count - 1)
+        selectedKey = rows[selectedIndex].key
+    }
+
+    // MARK: - View
+
+    public func viewState() -> WatchlistViewState {
+        WatchlistViewState(
+            rows: rows,
+            selectedIndex: rows.isEmpty ? nil : selectedIndex,
+            sort: sort,
+            mode: mode,
+            brokers: statuses.statuses.map { BrokerStatus(branding: $0.branding, state: $0.state) },
+            isDemo: settings.isDemo,
+            message: message,
+            staleAfter: settings.staleAfter,
+            highlightFor: settings.highlightFor,
+            accounts: accounts,
+            securityWarning: settings.securityWarning,
+            messageLog: messageLog,
+            isSaved: settings.isSaved
+        )
+    }
+
+    // MARK: - Rows
+
+    mutating func rebuildRows() {
+        var built: [WatchlistRow] = []
+        built.reserveCapacity(symbols.count * brokers.count)
+        for symbol in symbols {
+            for broker in brokers {
+                let key = QuoteKey(brandID: broker.id, symbol: symbol)
+                let entry = quotes.entry(for: key)
+                built.append(WatchlistRow(
+                    key: key,
+                    branding: broker,
+                    quote: entry?.quote,
+                    error: Self.rowError(entry: entry, brokerState: statuses.state(for: broker.id)),
+                    lastChangeAt: entry?.lastChangeAt,
+                    lastChangeDirection: entry?.lastChangeDirection ?? 0,
+                    receivedAt: entry?.receivedAt
+                ))
+            }
+        }
+        rows = Self.sorted(built, by: sort)
+        reselect()
+    }
+
+    /// What a row says instead of a price. A row that has a price keeps it, whatever fails later: it goes
+    /// stale as it ages, and the failure is the footer's and the status line's to tell. A row without one
+    /// says its own error, else why its broker is down.
+    static func rowError(entry: QuoteEntry?, brokerState: BrokerConnectionState?) -> String? {
+        guard entry?.quote == nil else { return nil }
+        if let error = entry?.error { return error.shortReason }
+        switch brokerState {
+        case .reconnecting(let attempt, _): return "reconnecting \(attempt)…"
+        case .failed(let reason): return "failed: \(reason)"
+        default: return nil
+        }
+    }
+
+    /// Display order for a sort. Rows without the sorted value go last; ties fall back to symbol, brand id.
+    static func sorted(_ rows: [WatchlistRow], by sort: SortOrder) -> [WatchlistRow] {
+        func value(_ row: WatchlistRow) -> Double? {
+            switch sort {
+            case .symbol: nil
+            case .changePercent: row.quote?.changePercent
+            case .last: row.quote?.last
+            }
+        }
+        guard sort != .symbol else { return rows.sorted { $0.key < $1.key } }
+        return rows.sorted { lhs, rhs in
+            switch (value(lhs), value(rhs)) {
+            case let (l?, r?) where l != r: l > r
+            case (_?, nil): true
+            case (nil, _?): false
+            default: lhs.key < rhs.key
+            }
+        }
+    }
+
+    private mutating func reselect() {
+        if let key = selectedKey, let index = rows.firstIndex(where: { $0.key == key }) {
+            selectedIndex = index
+        } else {
+            selectedIndex = rows.isEmpty ? 0 : min(selectedIndex, rows.count - 1)
+            selectedKey = rows.isEmpty ? nil : rows[selectedIndex].key
+        }
+    }
+}

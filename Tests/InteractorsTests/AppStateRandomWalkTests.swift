@@ -1,0 +1,67 @@
+import Domain
+import Foundation
+import Interactors
+import TerminalKit
+import Testing
+
+/// 10,000 seeded random events through `AppState.update`, checking after each one what must always hold.
+@Suite struct AppStateRandomWalkTests {
+    static let keys: [KeyPress] = [
+        .character("a"), .character("d"), .character("u"), .character("j"), .character("k"), .character("g"),
+        .character("G"), .character("s"), .character("?"), .character("m"), .character("A"), .character("x"),
+        .character("$"), .character(" "), .character(","), .up, .down, .pageUp, .pageDown, .home, .end,
+        .enter, .escape, .backspace, .delete,
+    ]
+    static let symbols = ["AAPL", "MSFT", "NVDA", "^GSPC", "BRK.B", "TSLA"]
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func invariantsHoldOverTenThousandRandomEvents(seed: UInt64) async {
+        var random = SplitMix64(seed: seed)
+        func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+        var driver = AppStateDriver(brokers: [alpha, beta], symbols: ["AAPL", "MSFT"], accountBrokers: [alpha])
+        driver.send(.started)
+        for step in 0..<10_000 {
+            driver.now = t0.addingTimeInterval(Double(step) / 10)
+            switch random.next() % 10 {
+            case 0..<6:
+                // Typing letters of symbols now and then, so adds succeed as well as fail.
+                if random.next() % 3 == 0 {
+                    for character in pick(Self.symbols).lowercased() { driver.send(.key(.character(character))) }
+                } else {
+                    driver.send(.key(pick(Self.keys)))
+                }
+            case 6:
+                let symbol = pick(Self.symbols)
+                let key = QuoteKey(brandID: pick(["alpha", "beta"]), symbol: symbol)
+                driver.send(.market(MarketUpdate(quotes: [key: quote(symbol, Double(random.next() % 500) + 1)])))
+            case 7:
+                let key = QuoteKey(brandID: pick(["alpha", "beta"]), symbol: pick(Self.symbols))
+                driver.send(.market(MarketUpdate(
+                    failures: [key: pick([BrokerError.server(status: 500), .unknownSymbol(key.symbol)])],
+                    brokerStates: [key.brandID: pick([.live, .reconnecting(attempt: 2, reason: "reset"), .polling])])))
+            case 8:
+                driver.send(.resize(ScreenSize(columns: 40 + Int(random.next() % 160), rows: 8 + Int(random.next() % 60))))
+            default:
+                driver.send(.tick)
+            }
+            let state = driver.state
+            let ids = state.rows.map(\.id)
+            #expect(Set(ids).count == ids.count, "duplicate rows at step \(step)")
+            #expect(state.rows.count == state.symbols.count * state.brokers.count, "rows at step \(step)")
+            #expect(state.rows.isEmpty ? state.selectedIndex == 0 : state.rows.indices.contains(state.selectedIndex), "selection at step \(step)")
+            #expect(state.followed == Set(state.symbols), "followed at step \(step)")
+            #expect(driver.followedByEffects == state.followed, "follow and unfollow effects out of balance at step \(step)")
+            #expect(driver.saved == state.symbols, "saved list at step \(step)")
+            #expect(state.messageLog.count <= AppState.messageLogLimit)
+            if step % 500 == 0 { await Task.yield() }
+        }
+        // The walk reached what it is meant to check: lists edited both ways, the overlays opened.
+        let edits = driver.effects.compactMap { effect -> WatchlistEdit? in
+            if case .persist(let edit) = effect { return edit }
+            return nil
+        }
+        #expect(edits.filter { if case .add = $0 { true } else { false } }.count > 20)
+        #expect(edits.filter { if case .remove = $0 { true } else { false } }.count > 20)
+        #expect(driver.effects.contains(.fetchAccounts))
+    }
+}
