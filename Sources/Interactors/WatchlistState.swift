@@ -136,7 +136,9 @@ public struct WatchlistState: Sendable {
             scrollOffset: scrollOffset,
             sort: sort,
             mode: mode,
-            brokers: statuses.statuses.map { BrokerStatus(branding: $0.branding, state: $0.state) },
+            brokers: statuses.statuses.map {
+                BrokerStatus(branding: $0.branding, state: $0.state, skippedFrames: statuses.skippedFrameCount(for: $0.branding.id))
+            },
             isDemo: isDemo,
             message: message,
             staleAfter: staleAfter,

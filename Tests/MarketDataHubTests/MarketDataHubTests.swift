@@ -27,6 +27,7 @@ private func merged(
             view.quotes.merge(batch.quotes) { $1 }
             view.failures.merge(batch.failures) { $1 }
             view.brokerStates.merge(batch.brokerStates) { $1 }
+            view.skippedFrames.merge(batch.skippedFrames) { $1 }
             if condition(view) { return view }
         }
         return nil
@@ -67,6 +68,26 @@ private func merged(
         // Nothing else was queued behind it: the very next batch holds only the next quote.
         session.send(.quote(quote("AAPL", 1_001)))
         #expect(try await nextBatch(slow) == MarketUpdate(quotes: [key: quote("AAPL", 1_001)]))
+        await hub.shutdown()
+    }
+
+    /// Undecodable frames are counted per broker and reach subscribers; the session is neither closed
+    /// nor replaced.
+    @Test func skippedFramesReachSubscribersAsAPerBrokerCount() async throws {
+        let hub = makeHub([alpha])
+        let subscription = await hub.subscribe(symbols: ["AAPL"])
+        let session = try await alpha.nextSession()
+        #expect(try await session.nextCall() == .subscribe(["AAPL"]))
+        let key = QuoteKey(brandID: "alpha", symbol: "AAPL")
+
+        for offset in 0..<3 { session.send(.skippedFrame(reason: "malformed JSON at byte \(offset)")) }
+        session.send(.quote(quote("AAPL", 1)))
+        let view = try await merged(subscription) { $0.quotes[key] != nil }
+
+        #expect(view.skippedFrames == ["alpha": 3])
+        #expect(view.brokerStates["alpha"] == .live)
+        #expect(session.recordedCalls == [.subscribe(["AAPL"])])
+        #expect(alpha.openCount == 1)
         await hub.shutdown()
     }
 
