@@ -342,6 +342,19 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         #expect(retry.contains(.openUpstream(alpha2)))
     }
 
+    /// A refused certificate stops the retries with the reason the footer shows (issue 13: it was
+    /// `reconnecting 7`, `reconnecting 8`, … forever).
+    @Test(arguments: ["certificate not trusted (set tls.caFile)", "certificate does not match host ws.example.test"])
+    func aRejectedCertificateFailsTheBrokerWithoutRetrying(reason: String) {
+        var machine = makeMachine(brokers: ["alpha"])
+        _ = machine.addSubscriber(1, symbols: ["AAPL"])
+        #expect(machine.upstreamOpenFailed(alpha1, error: .certificateRejected(reason)) == [
+            .publishBrokerState(broker: "alpha", .failed(reason: reason)),
+        ])
+        #expect(machine.reconnectDue(alpha1) == [])
+        #expect(machine.state(of: "alpha") == .failed(reason: reason))
+    }
+
     @Test func permanentStreamErrorAlsoFails() {
         var machine = openMachine(["AAPL"])
         let actions = machine.upstreamEnded(beta1, error: .limitExceeded("2 sessions"), at: .zero)
