@@ -75,6 +75,12 @@ import Testing
         #expect(state.rows.first { $0.id == "beta:ZZZZ" }?.error == "failed: unauthorized, check KEY")
     }
 
+    @Test func skippedFrameCountsReachTheFooterState() {
+        var state = WatchlistState(brokers: [alpha, beta], symbols: ["AAPL"], isDemo: false)
+        state.apply(MarketUpdate(brokerStates: ["alpha": .live], skippedFrames: ["alpha": 3]), receivedAt: t0)
+        #expect(state.viewState().brokers.map(\.skippedFrames) == [3, 0])
+    }
+
     @Test func aLateSnapshotDoesNotOverwriteANewerStreamedQuote() {
         var state = WatchlistState(brokers: [alpha], symbols: ["AAPL"], isDemo: false)
         let key = QuoteKey(brandID: "alpha", symbol: "AAPL")

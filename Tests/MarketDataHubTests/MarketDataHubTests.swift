@@ -204,6 +204,41 @@ private func merged(
         await hub.shutdown()
     }
 
+    /// Issue 13: sessions that die young keep the backoff growing even when they delivered quotes; one
+    /// that lived `healthyLifetime` on the hub's clock starts it afresh.
+    @Test func sessionsThatDieYoungKeepTheBackoffGrowingAndALongLivedOneResetsIt() async throws {
+        let hub = makeHub([alpha])
+        let subscription = await hub.subscribe(symbols: ["AAPL"])
+        func reconnectIsScheduled(attempt: Int, after delay: Duration) async throws {
+            _ = try await merged(subscription) {
+                if case .reconnecting(attempt, _) = $0.brokerStates["alpha"] { true } else { false }
+            }
+            try await withTimeout("reconnect sleep \(attempt)") { () -> Bool? in
+                #expect(await clock.sleepers(atLeast: 1), "nothing went to sleep on the clock")
+                return true
+            }
+            #expect(clock.pendingDeadlines.map(\.offset) == [clock.now.offset + delay], "attempt \(attempt)")
+        }
+
+        for (attempt, delay) in [(1, Duration.seconds(1)), (2, .seconds(2)), (3, .seconds(4))] {
+            let session = try await alpha.nextSession()
+            #expect(try await session.nextCall() == .subscribe(["AAPL"]))
+            session.send(.quote(quote("AAPL", Double(attempt))))
+            clock.advance(by: .seconds(5))
+            session.drop(throwing: BrokerError.network("reset"))
+            try await reconnectIsScheduled(attempt: attempt, after: delay)
+            clock.advance(by: delay)
+        }
+
+        let longLived = try await alpha.nextSession()
+        #expect(try await longLived.nextCall() == .subscribe(["AAPL"]))
+        clock.advance(by: BackoffPolicy().healthyLifetime)
+        longLived.drop(throwing: BrokerError.network("reset"))
+        try await reconnectIsScheduled(attempt: 1, after: .seconds(1))
+        #expect(alpha.openCount == 4)
+        await hub.shutdown()
+    }
+
     @Test func lateSubscriberFirstBatchReplaysTheCache() async throws {
         let hub = makeHub([alpha, beta])
         let early = await hub.subscribe(symbols: ["AAPL", "ZZZZ"])
