@@ -64,6 +64,9 @@ struct HubStateMachine: Sendable {
         var attempt = 0
         /// When the current session opened (the hub's clock), to tell a session that died young.
         var openedAt: Duration?
+        /// Failures since a session last opened: how many times a connection limit has been blamed on our
+        /// own dropped connection (see `fail`), whatever the session's age did to `attempt`.
+        var failuresSinceOpen = 0
         /// Whether this broker delivered since demand last started: a connection limit right after our own
         /// connection dropped is most likely that connection, still counted by the broker.
         var hasDelivered = false
@@ -151,6 +154,7 @@ struct HubStateMachine: Sendable {
         }
         upstream.phase = .open(subscribed: wanted)
         upstream.openedAt = now
+        upstream.failuresSinceOpen = 0
         upstreams[id.broker] = upstream
         return [.subscribeUpstream(id, wanted)]
     }
@@ -315,6 +319,7 @@ struct HubStateMachine: Sendable {
             upstream.generation += 1
             upstream.phase = .opening
             upstream.attempt = 0
+            upstream.failuresSinceOpen = 0
             upstream.hasDelivered = false
             var actions: [Action] = []
             if upstream.state != .connecting {
@@ -366,7 +371,8 @@ struct HubStateMachine: Sendable {
         defer { upstreams[broker] = upstream }
         // Alpaca and Polygon refuse a new connection while they still count the one that just dropped
         // (Alpaca for up to ~90 s): after a working connection, a limit is retried, slowly, a few times.
-        let ghostConnection = upstream.hasDelivered && upstream.attempt < Self.connectionLimitRetries
+        let ghostConnection = upstream.hasDelivered && upstream.failuresSinceOpen < Self.connectionLimitRetries
+        upstream.failuresSinceOpen += 1
         if let error, case .limitExceeded = error, ghostConnection {
             upstream.attempt += 1
             upstream.phase = .waitingToReconnect

@@ -324,6 +324,27 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         #expect(fresh.upstreamEnded(alpha1, error: limit, at: .zero).contains(.publishBrokerState(broker: "alpha", .failed(reason: limit.description))))
     }
 
+    /// The attempt count no longer drops to zero on a quote, but a connection limit right after a working
+    /// session (young or not) is still blamed on that session a few times before it counts as permanent.
+    @Test func aConnectionLimitAfterAYoungSessionAfterEarlierFailuresIsStillRetried() {
+        var machine = openMachine(["AAPL"])
+        var id = alpha1
+        for _ in 1...4 {
+            _ = machine.upstreamEnded(id, error: .network("reset"), at: .zero)
+            _ = machine.reconnectDue(id)
+            id = UpstreamID(broker: "alpha", generation: id.generation + 1)
+            _ = machine.upstreamOpened(id, at: .zero)
+        }
+        _ = machine.upstreamReceived(.quote(quote("AAPL", 190)), from: id)
+        _ = machine.upstreamEnded(id, error: .network("reset"), at: .seconds(1))
+        #expect(machine.attempt(of: "alpha") == 5)
+        _ = machine.reconnectDue(id)
+        id = UpstreamID(broker: "alpha", generation: id.generation + 1)
+
+        let limit = BrokerError.limitExceeded("one connection per key")
+        #expect(machine.upstreamOpenFailed(id, error: limit).contains(.scheduleReconnect(id, attempt: 6, delay: .seconds(4))))
+    }
+
     @Test func permanentErrorFailsTheBrokerWithoutRetrying() {
         var machine = makeMachine(brokers: ["alpha"])
         _ = machine.addSubscriber(1, symbols: ["AAPL"])
