@@ -16,6 +16,9 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
     case server(status: Int)
     /// The broker refuses more connections or symbols (plan limits).
     case limitExceeded(String)
+    /// The server's TLS certificate was refused (unknown CA, another host's name): `detail` says which and
+    /// what to set. Retrying cannot help until the configuration changes.
+    case certificateRejected(String)
     case cancelled
 
     public var shortReason: String {
@@ -27,6 +30,7 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badResponse: "bad response"
         case .server(let status): "server error \(status)"
         case .limitExceeded: "limit exceeded"
+        case .certificateRejected: "certificate rejected"
         case .cancelled: "cancelled"
         }
     }
@@ -41,6 +45,7 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badResponse(let detail): "bad response: \(detail)"
         case .server(let status): "server error (HTTP \(status))"
         case .limitExceeded(let detail): "limit exceeded: \(detail)"
+        case .certificateRejected(let detail): detail
         case .cancelled: "cancelled"
         }
     }
@@ -48,7 +53,7 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Errors that retrying cannot fix: retrying them would only hammer the provider.
     public var isPermanent: Bool {
         switch self {
-        case .unauthorized, .unknownSymbol, .limitExceeded: true
+        case .unauthorized, .unknownSymbol, .limitExceeded, .certificateRejected: true
         default: false
         }
     }

@@ -5,18 +5,22 @@ public struct MarketUpdate: Sendable, Hashable {
     public var failures: [QuoteKey: BrokerError]
     /// Connection state per broker id, only for brokers whose state changed (all of them in the first batch).
     public var brokerStates: [String: BrokerConnectionState]
+    /// Frames skipped as undecodable so far, per broker id, only for brokers whose count changed.
+    public var skippedFrames: [String: Int]
 
     public init(
         quotes: [QuoteKey: CommonQuote] = [:],
         failures: [QuoteKey: BrokerError] = [:],
-        brokerStates: [String: BrokerConnectionState] = [:]
+        brokerStates: [String: BrokerConnectionState] = [:],
+        skippedFrames: [String: Int] = [:]
     ) {
         self.quotes = quotes
         self.failures = failures
         self.brokerStates = brokerStates
+        self.skippedFrames = skippedFrames
     }
 
-    public var isEmpty: Bool { quotes.isEmpty && failures.isEmpty && brokerStates.isEmpty }
+    public var isEmpty: Bool { quotes.isEmpty && failures.isEmpty && brokerStates.isEmpty && skippedFrames.isEmpty }
 }
 
 /// A live subscription to a `MarketFeed`.

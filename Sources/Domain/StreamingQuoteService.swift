@@ -5,6 +5,9 @@ public enum QuoteEvent: Sendable, Hashable {
     case symbolFailed(String, BrokerError)
     /// The connection is authenticated and ready for subscriptions.
     case live
+    /// A frame that could not be decoded was skipped; the stream goes on. `reason` is short and printable
+    /// (no frame content), e.g. "malformed JSON at byte 12: expected a value". The hub counts these per broker.
+    case skippedFrame(reason: String)
 }
 
 /// One upstream connection to a broker. The hub owns it: it subscribes and unsubscribes as demand

@@ -65,10 +65,13 @@ public struct WatchlistRow: Sendable, Hashable, Identifiable {
 public struct BrokerStatus: Sendable, Hashable {
     public var branding: ServiceBranding
     public var state: BrokerConnectionState
+    /// Frames its stream skipped as undecodable; the footer shows a count above zero.
+    public var skippedFrames: Int
 
-    public init(branding: ServiceBranding, state: BrokerConnectionState) {
+    public init(branding: ServiceBranding, state: BrokerConnectionState, skippedFrames: Int = 0) {
         self.branding = branding
         self.state = state
+        self.skippedFrames = skippedFrames
     }
 }
 

@@ -5,12 +5,20 @@ public struct BackoffPolicy: Sendable, Hashable {
     public var maximum: Duration
     /// Fraction of the delay randomized away (0 = none). Jitter spreads reconnects of many clients.
     public var jitter: Double
+    /// How long a session must have lived for its end to start the backoff afresh. One that ends sooner
+    /// (a server that accepts and then drops, or closes on something it dislikes) counts as a failed
+    /// attempt, so a broker that keeps dropping young sessions sees ever sparser reconnects.
+    public var healthyLifetime: Duration
 
-    public init(initial: Duration = .milliseconds(500), multiplier: Double = 2, maximum: Duration = .seconds(30), jitter: Double = 0.2) {
+    public init(
+        initial: Duration = .milliseconds(500), multiplier: Double = 2, maximum: Duration = .seconds(30), jitter: Double = 0.2,
+        healthyLifetime: Duration = .seconds(60)
+    ) {
         self.initial = initial
         self.multiplier = multiplier
         self.maximum = maximum
         self.jitter = jitter
+        self.healthyLifetime = healthyLifetime
     }
 
     /// The delay before reconnect attempt `attempt` (1-based). `unitRandom` in 0..<1 picks the jitter.

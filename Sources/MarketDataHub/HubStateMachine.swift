@@ -32,6 +32,8 @@ struct HubStateMachine: Sendable {
         case publishQuote(QuoteKey, CommonQuote)
         case publishFailure(QuoteKey, BrokerError)
         case publishBrokerState(broker: String, BrokerConnectionState)
+        /// The broker's running count of frames its sessions skipped as undecodable.
+        case publishSkippedFrames(broker: String, count: Int)
     }
 
     private enum Phase: Hashable, Sendable {
@@ -54,10 +56,17 @@ struct HubStateMachine: Sendable {
         let broker: String
         var phase: Phase = .idle
         var generation = 0
-        /// Consecutive failures since the last sign of life: a quote, not `.live`. Some brokers report live as
-        /// soon as the socket opens (Finnhub and Tradier acknowledge nothing), so a server that accepts and
-        /// then drops every connection would otherwise reset the backoff each time and be hit twice a second.
+        /// Consecutive failures since a session last lived at least `backoff.healthyLifetime`. Neither `.live`
+        /// nor a quote resets it: some brokers report live as soon as the socket opens (Finnhub and Tradier
+        /// acknowledge nothing) and a server may send a few quotes before dropping, so a server that accepts
+        /// and soon drops every connection would otherwise reset the backoff each time and be hit twice a
+        /// second (94 Tradier sessions in 89 s, each with its own session POST).
         var attempt = 0
+        /// When the current session opened (the hub's clock), to tell a session that died young.
+        var openedAt: Duration?
+        /// Failures since a session last opened: how many times a connection limit has been blamed on our
+        /// own dropped connection (see `fail`), whatever the session's age did to `attempt`.
+        var failuresSinceOpen = 0
         /// Whether this broker delivered since demand last started: a connection limit right after our own
         /// connection dropped is most likely that connection, still counted by the broker.
         var hasDelivered = false
@@ -78,6 +87,8 @@ struct HubStateMachine: Sendable {
     private var demand: [String: Int] = [:]
     private var quotes: [QuoteKey: CommonQuote] = [:]
     private var failures: [QuoteKey: BrokerError] = [:]
+    /// Frames each broker's sessions skipped as undecodable, since the hub started.
+    private var skippedFrames: [String: Int] = [:]
     private(set) var isShutDown = false
 
     init(brokers: [String], backoff: BackoffPolicy = BackoffPolicy(), randomSeed: UInt64 = 0) {
@@ -90,6 +101,8 @@ struct HubStateMachine: Sendable {
     // MARK: Inspection
 
     func state(of broker: String) -> BrokerConnectionState? { upstreams[broker]?.state }
+    func skippedFrameCount(of broker: String) -> Int { skippedFrames[broker, default: 0] }
+    func attempt(of broker: String) -> Int? { upstreams[broker]?.attempt }
     func demand(for symbol: String) -> Int { demand[symbol, default: 0] }
     var demandedSymbols: Set<String> { Set(demand.keys) }
     func cachedQuote(_ key: QuoteKey) -> CommonQuote? { quotes[key] }
@@ -128,7 +141,8 @@ struct HubStateMachine: Sendable {
 
     // MARK: Upstream events
 
-    mutating func upstreamOpened(_ id: UpstreamID) -> [Action] {
+    /// `now` is the hub's clock, for how long the session lives (see `upstreamEnded`).
+    mutating func upstreamOpened(_ id: UpstreamID, at now: Duration) -> [Action] {
         guard !isShutDown, var upstream = upstreams[id.broker], upstream.generation == id.generation,
               upstream.phase == .opening
         else { return [.closeUpstream(id)] }
@@ -139,6 +153,8 @@ struct HubStateMachine: Sendable {
             return [.closeUpstream(id)]
         }
         upstream.phase = .open(subscribed: wanted)
+        upstream.openedAt = now
+        upstream.failuresSinceOpen = 0
         upstreams[id.broker] = upstream
         return [.subscribeUpstream(id, wanted)]
     }
@@ -165,6 +181,10 @@ struct HubStateMachine: Sendable {
             let key = QuoteKey(brandID: id.broker, symbol: symbol)
             failures[key] = error
             return [.publishFailure(key, error)]
+        case .skippedFrame:
+            let count = skippedFrames[id.broker, default: 0] + 1
+            skippedFrames[id.broker] = count
+            return [.publishSkippedFrames(broker: id.broker, count: count)]
         }
     }
 
@@ -188,18 +208,21 @@ struct HubStateMachine: Sendable {
         let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
         quotes[key] = quote
         if !failures.isEmpty { failures[key] = nil }
-        if !upstream.hasDelivered || upstream.attempt != 0 {
-            upstreams.values[slot].attempt = 0
-            upstreams.values[slot].hasDelivered = true
-        }
+        if !upstream.hasDelivered { upstreams.values[slot].hasDelivered = true }
         if upstream.state == .live { return .publish(key, becameLive: false) }
         _ = markLive(id.broker)
         return .publish(key, becameLive: true)
     }
 
-    /// The session's event stream finished (`error == nil`) or threw.
-    mutating func upstreamEnded(_ id: UpstreamID, error: BrokerError?) -> [Action] {
+    /// The session's event stream finished (`error == nil`) or threw, at `now` on the hub's clock. A
+    /// session that lived `backoff.healthyLifetime` or longer starts the backoff afresh; one that died
+    /// younger counts as one more failed attempt, so the delays keep growing.
+    mutating func upstreamEnded(_ id: UpstreamID, error: BrokerError?, at now: Duration) -> [Action] {
         guard isCurrent(id), case .open = upstreams[id.broker]!.phase else { return [] }
+        if let openedAt = upstreams[id.broker]!.openedAt, now - openedAt >= backoff.healthyLifetime {
+            upstreams[id.broker]!.attempt = 0
+        }
+        upstreams[id.broker]!.openedAt = nil
         return [.closeUpstream(id)] + fail(id.broker, error: error)
     }
 
@@ -296,6 +319,7 @@ struct HubStateMachine: Sendable {
             upstream.generation += 1
             upstream.phase = .opening
             upstream.attempt = 0
+            upstream.failuresSinceOpen = 0
             upstream.hasDelivered = false
             var actions: [Action] = []
             if upstream.state != .connecting {
@@ -347,7 +371,8 @@ struct HubStateMachine: Sendable {
         defer { upstreams[broker] = upstream }
         // Alpaca and Polygon refuse a new connection while they still count the one that just dropped
         // (Alpaca for up to ~90 s): after a working connection, a limit is retried, slowly, a few times.
-        let ghostConnection = upstream.hasDelivered && upstream.attempt < Self.connectionLimitRetries
+        let ghostConnection = upstream.hasDelivered && upstream.failuresSinceOpen < Self.connectionLimitRetries
+        upstream.failuresSinceOpen += 1
         if let error, case .limitExceeded = error, ghostConnection {
             upstream.attempt += 1
             upstream.phase = .waitingToReconnect

@@ -18,6 +18,8 @@ public actor MarketDataHub: MarketFeed {
     private let services: [String: AnyStreamingQuoteService]
     private let brokerIndex: [String: Int]
     private let clock: any Clock<Duration>
+    /// Time on `clock` since the hub was made: how the machine tells a session that died young.
+    private let elapsed: @Sendable () -> Duration
     private let board: BrokerStateBoard
     private var machine: HubStateMachine
     private var mailboxes: [Int: SubscriberMailbox] = [:]
@@ -37,6 +39,7 @@ public actor MarketDataHub: MarketFeed {
         self.services = Dictionary(uniqueKeysWithValues: services.map { ($0.branding.id, $0) })
         brokerIndex = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         self.clock = clock
+        elapsed = Self.stopwatch(clock)
         board = BrokerStateBoard(brokers: ids)
         machine = HubStateMachine(brokers: ids, backoff: backoff, randomSeed: randomSeed)
     }
@@ -78,7 +81,7 @@ public actor MarketDataHub: MarketFeed {
         connections[id] = UpstreamConnection(
             id: id, session: session, read: { events in await self.read(events, from: id) }
         )
-        run(machine.upstreamOpened(id))
+        run(machine.upstreamOpened(id, at: elapsed()))
     }
 
     /// Every event of one session, read on the hub: `for await` here resumes on the hub's executor,
@@ -116,7 +119,7 @@ public actor MarketDataHub: MarketFeed {
     }
 
     private func ended(_ id: UpstreamID, error: BrokerError?) {
-        run(machine.upstreamEnded(id, error: error))
+        run(machine.upstreamEnded(id, error: error, at: elapsed()))
     }
 
     private func reconnectDue(_ id: UpstreamID) {
@@ -159,6 +162,10 @@ public actor MarketDataHub: MarketFeed {
                 publish(failure, at: key)
             case .publishBrokerState(let broker, let state):
                 publishBrokerState(broker, state)
+            case .publishSkippedFrames(let broker, let count):
+                guard let index = brokerIndex[broker] else { break }
+                board.setSkippedFrames(count, at: index)
+                for mailbox in mailboxes.values { mailbox.signal() }
             }
         }
     }
@@ -180,6 +187,11 @@ public actor MarketDataHub: MarketFeed {
         // The machine knows only live; the footer tells a poll loop from a pushed stream.
         board.set(state == .live && services[broker]?.isPolled == true ? .polling : state, at: index)
         for mailbox in mailboxes.values { mailbox.signal() }
+    }
+
+    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let origin = clock.now
+        return { origin.duration(to: clock.now) }
     }
 
     private func open(_ id: UpstreamID) {

@@ -4,6 +4,8 @@ import Domain
 public struct BrokerStatusStore: Sendable {
     private let brokers: [ServiceBranding]
     private var states: [String: BrokerConnectionState]
+    /// Frames each broker's stream skipped as undecodable (`MarketUpdate.skippedFrames`).
+    private var skippedFrames: [String: Int] = [:]
 
     /// A broker listed twice (same id) appears once, at its first position.
     public init(brokers: [ServiceBranding], initial: BrokerConnectionState = .connecting) {
@@ -16,6 +18,13 @@ public struct BrokerStatusStore: Sendable {
         for (brokerID, state) in update.brokerStates {
             set(state, for: brokerID)
         }
+        for (brokerID, count) in update.skippedFrames where states[brokerID] != nil {
+            skippedFrames[brokerID] = count
+        }
+    }
+
+    public func skippedFrameCount(for brokerID: String) -> Int {
+        skippedFrames[brokerID, default: 0]
     }
 
     /// Ignores ids of brokers this store was not given: without a branding there is nothing to show.

@@ -74,6 +74,9 @@ struct BrokerFooter {
             }
             text.append(" ")
             text.append(Self.describe(broker.state), style: palette.connection(broker.state))
+            if broker.skippedFrames > 0 {
+                text.append(" · " + Self.describeSkippedFrames(broker.skippedFrames), style: .plain)
+            }
         }
         return text
     }
@@ -88,6 +91,11 @@ struct BrokerFooter {
             "failed: " + TerminalText.truncate(TerminalText.sanitize(reason), toWidth: 44)
         case .polling: "polling"
         }
+    }
+
+    /// "3 bad frames": frames the broker sent that could not be decoded and were skipped.
+    static func describeSkippedFrames(_ count: Int) -> String {
+        count == 1 ? "1 bad frame" : "\(count) bad frames"
     }
 
     private func hintText(keeping count: Int) -> StyledText {

@@ -19,11 +19,11 @@ import Testing
 
     var binary: String { DemoEndToEndTests().binary }
 
-    static func startServer(_ broker: String, port: Int = 0, interval: String) async throws -> PythonPeer {
+    static func startServer(_ broker: String, port: Int = 0, interval: String, _ extra: [String] = []) async throws -> PythonPeer {
         let routes = FixtureServer.fixturesDirectory.appendingPathComponent(broker).path
         return try await PythonPeer.start(script: script, arguments: [
             "--broker", broker, "--port", String(port), "--interval", interval, "--routes", routes,
-        ])
+        ] + extra)
     }
 
     /// The fixture's deterministic stream price (tick 0): (100 + sum of the symbol's bytes % 400) dollars,
@@ -113,6 +113,42 @@ import Testing
         #expect(back != nil, "Alpaca did not resume for AAPL, MSFT and NVDA:\n\(session.lastScreen)")
         let subscribed = await servers["alpaca"]!.line { $0.hasPrefix("SUBSCRIBED") && $0.contains("NVDA") }
         #expect(subscribed?.contains("AAPL") == true && subscribed?.contains("MSFT") == true, "resubscribed: \(subscribed ?? "nothing")")
+
+        try await session.send("q")
+        #expect(try await session.waitForPrompt(), "the app did not quit:\n\(session.lastScreen)")
+        for server in servers.values { await server.stop() }
+    }
+
+    /// The bad-frame count a broker's footer entry shows ("Polygon ● live · 3 bad frames"), nil without one.
+    static func badFrames(_ broker: String, in screen: String) -> Int? {
+        let marker = "\(names[broker]!) ● live · "
+        guard let footer = screen.split(separator: "\n").last(where: { $0.contains(marker) }),
+              let range = footer.range(of: marker)
+        else { return nil }
+        return Int(footer[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Issue 13: every broker sends a malformed frame after every second tick. Each stays live on its
+    /// first connection, the footer counts the bad frames, and prices keep streaming. Before, each bad
+    /// frame closed the socket and the app reopened it about every 0.45 s.
+    @Test func brokersThatSendMalformedFramesStayLiveOnOneConnectionAndTheFooterCountsThem() async throws {
+        var servers: [String: PythonPeer] = [:]
+        for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "0.1", ["--malformed-every", "2"]) }
+        let path = try config(ports: servers.mapValues(\.port), staleAfterSeconds: 30)
+        let session = try await TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
+        try await session.type("\(binary) --config \(path)")
+
+        let counted = try await session.waitForScreen(timeout: 30) { screen in
+            Self.brokers.allSatisfy { broker in
+                (Self.badFrames(broker, in: screen) ?? 0) >= 3 && Self.isStreaming("AAPL", broker, in: screen)
+            }
+        }
+        #expect(counted != nil, "expected every broker live with at least 3 bad frames counted:\n\(session.lastScreen)")
+        for (broker, server) in servers {
+            // The third bad frame went out on the server's first and only connection.
+            #expect(await server.line(where: { $0 == "MALFORMED 3 1" }) != nil, "\(broker)")
+            #expect(await server.line(where: { $0.hasPrefix("DISCONNECTED") }, timeout: .zero) == nil, "\(broker) saw its connection end")
+        }
 
         try await session.send("q")
         #expect(try await session.waitForPrompt(), "the app did not quit:\n\(session.lastScreen)")

@@ -80,6 +80,12 @@ import Testing
         #expect(driver.state.rows.first { $0.id == "beta:ZZZZ" }?.error == "failed: unauthorized, check KEY")
     }
 
+    @Test func skippedFrameCountsReachTheFooterState() {
+        var driver = AppStateDriver(brokers: [alpha, beta], symbols: ["AAPL"])
+        driver.apply(MarketUpdate(brokerStates: ["alpha": .live], skippedFrames: ["alpha": 3]))
+        #expect(driver.state.viewState().brokers.map(\.skippedFrames) == [3, 0])
+    }
+
     @Test func aLateSnapshotDoesNotOverwriteANewerStreamedQuote() {
         var driver = AppStateDriver(symbols: ["AAPL"])
         let key = QuoteKey(brandID: "alpha", symbol: "AAPL")

@@ -28,8 +28,8 @@ private let connectingEverywhere: [String: BrokerConnectionState] = ["alpha": .c
 private func openMachine(_ symbols: Set<String>) -> Machine {
     var machine = makeMachine()
     _ = machine.addSubscriber(1, symbols: symbols)
-    _ = machine.upstreamOpened(UpstreamID(broker: "alpha", generation: 1))
-    _ = machine.upstreamOpened(UpstreamID(broker: "beta", generation: 1))
+    _ = machine.upstreamOpened(UpstreamID(broker: "alpha", generation: 1), at: .zero)
+    _ = machine.upstreamOpened(UpstreamID(broker: "beta", generation: 1), at: .zero)
     return machine
 }
 
@@ -45,7 +45,7 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
             .openUpstream(alpha1),
             .openUpstream(beta1),
         ])
-        #expect(machine.upstreamOpened(alpha1) == [.subscribeUpstream(alpha1, ["AAPL", "MSFT"])])
+        #expect(machine.upstreamOpened(alpha1, at: .zero) == [.subscribeUpstream(alpha1, ["AAPL", "MSFT"])])
         #expect(machine.state(of: "alpha") == .connecting)
     }
 
@@ -54,7 +54,7 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         _ = machine.addSubscriber(1, symbols: ["AAPL"])
         let added = machine.setSymbols(["AAPL", "MSFT"], for: 1)
         #expect(added == [.follow(1, keys: keys(["MSFT"]), replay: MarketUpdate())])
-        #expect(machine.upstreamOpened(alpha1) == [.subscribeUpstream(alpha1, ["AAPL", "MSFT"])])
+        #expect(machine.upstreamOpened(alpha1, at: .zero) == [.subscribeUpstream(alpha1, ["AAPL", "MSFT"])])
     }
 
     @Test func secondSubscriberOfTheSameSymbolCausesNoUpstreamWork() {
@@ -192,7 +192,7 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
     @Test func droppedStreamClosesTheSessionAndRetries() {
         var machine = openMachine(["AAPL"])
         _ = machine.upstreamReceived(.live, from: alpha1)
-        let actions = machine.upstreamEnded(alpha1, error: nil)
+        let actions = machine.upstreamEnded(alpha1, error: nil, at: .zero)
         #expect(actions == [
             .closeUpstream(alpha1),
             .publishBrokerState(broker: "alpha", .reconnecting(attempt: 1, reason: "connection closed")),
@@ -202,20 +202,85 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
 
     @Test func reconnectResubscribesEveryDemandedSymbolIncludingOnesAddedWhileDown() {
         var machine = openMachine(["AAPL"])
-        _ = machine.upstreamEnded(alpha1, error: .network("reset"))
+        _ = machine.upstreamEnded(alpha1, error: .network("reset"), at: .zero)
         // Added while alpha is down: beta subscribes at once, alpha waits for its reconnect.
         let added = machine.setSymbols(["AAPL", "MSFT"], for: 1)
         #expect(added == [.follow(1, keys: keys(["MSFT"]), replay: MarketUpdate()), .subscribeUpstream(beta1, ["MSFT"])])
 
         let alpha2 = UpstreamID(broker: "alpha", generation: 2)
         #expect(machine.reconnectDue(alpha1) == [.openUpstream(alpha2)])
-        #expect(machine.upstreamOpened(alpha2) == [.subscribeUpstream(alpha2, ["AAPL", "MSFT"])])
+        #expect(machine.upstreamOpened(alpha2, at: .seconds(10)) == [.subscribeUpstream(alpha2, ["AAPL", "MSFT"])])
         #expect(machine.upstreamReceived(.live, from: alpha2) == [.publishBrokerState(broker: "alpha", .live)])
         _ = machine.upstreamReceived(.quote(quote("AAPL", 190)), from: alpha2)
 
-        // A delivered quote reset the attempt count: the next drop is attempt 1 again.
-        let again = machine.upstreamEnded(alpha2, error: .network("reset"))
+        // The session lived its healthy lifetime: the next drop is attempt 1 again.
+        let again = machine.upstreamEnded(alpha2, error: .network("reset"), at: .seconds(10) + machine.backoff.healthyLifetime)
         #expect(again.contains(.scheduleReconnect(alpha2, attempt: 1, delay: .seconds(1))))
+    }
+
+    /// A server that accepts, sends a few quotes and drops (or closes on anything it dislikes) must see the
+    /// delays grow: quotes do not reset the backoff, only a session that lived `healthyLifetime` does.
+    /// Before, every delivered quote reset it, and such a broker was reconnected every ~0.45 s.
+    @Test func sessionsThatDieYoungKeepTheBackoffGrowingEvenAfterQuotes() {
+        var machine = openMachine(["AAPL"])
+        var id = alpha1
+        var now = Duration.zero
+        var delays: [Duration] = []
+        for attempt in 1...5 {
+            _ = machine.upstreamReceived(.live, from: id)
+            _ = machine.upstreamReceived(.quote(quote("AAPL", 190 + Double(attempt))), from: id)
+            now += .seconds(5)
+            let ended = machine.upstreamEnded(id, error: .network("reset"), at: now)
+            guard case .scheduleReconnect(id, attempt, let delay) = ended.last else {
+                Issue.record("attempt \(attempt): \(ended)")
+                return
+            }
+            delays.append(delay)
+            now += delay
+            let next = UpstreamID(broker: "alpha", generation: id.generation + 1)
+            #expect(machine.reconnectDue(id) == [.openUpstream(next)])
+            _ = machine.upstreamOpened(next, at: now)
+            id = next
+        }
+        #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(4), .seconds(4)])
+        #expect(machine.attempt(of: "alpha") == 5)
+    }
+
+    /// The boundary: a session that lived exactly `healthyLifetime` resets the count, one just short does not.
+    @Test(arguments: [(Duration.seconds(60), 1), (Duration.seconds(60) - .milliseconds(1), 3)])
+    func onlyASessionThatLivedItsHealthyLifetimeResetsTheBackoff(lifetime: Duration, expectedAttempt: Int) {
+        var machine = openMachine(["AAPL"])
+        #expect(machine.backoff.healthyLifetime == .seconds(60))
+        _ = machine.upstreamEnded(alpha1, error: .network("reset"), at: .seconds(1))
+        let alpha2 = UpstreamID(broker: "alpha", generation: 2)
+        _ = machine.reconnectDue(alpha1)
+        _ = machine.upstreamOpenFailed(alpha2, error: .network("refused"))
+        let alpha3 = UpstreamID(broker: "alpha", generation: 3)
+        _ = machine.reconnectDue(alpha2)
+        _ = machine.upstreamOpened(alpha3, at: .seconds(100))
+        #expect(machine.attempt(of: "alpha") == 2)
+
+        let ended = machine.upstreamEnded(alpha3, error: .network("reset"), at: .seconds(100) + lifetime)
+
+        #expect(ended.contains(.publishBrokerState(broker: "alpha", .reconnecting(attempt: expectedAttempt, reason: "network error: reset"))), "\(ended)")
+        #expect(machine.attempt(of: "alpha") == expectedAttempt)
+    }
+
+    /// An undecodable frame is counted per broker and published; the session stays open and live.
+    @Test func skippedFramesAreCountedPerBrokerAndTheSessionGoesOn() {
+        var machine = openMachine(["AAPL"])
+        _ = machine.upstreamReceived(.live, from: alpha1)
+
+        #expect(machine.upstreamReceived(.skippedFrame(reason: "malformed JSON at byte 1"), from: alpha1) == [.publishSkippedFrames(broker: "alpha", count: 1)])
+        #expect(machine.upstreamReceived(.skippedFrame(reason: "malformed JSON at byte 7"), from: alpha1) == [.publishSkippedFrames(broker: "alpha", count: 2)])
+        #expect(machine.upstreamReceived(.skippedFrame(reason: "x"), from: beta1) == [.publishSkippedFrames(broker: "beta", count: 1)])
+
+        #expect(machine.state(of: "alpha") == .live)
+        #expect(machine.upstreamReceived(.quote(quote("AAPL", 190)), from: alpha1) == [.publishQuote(key("alpha", "AAPL"), quote("AAPL", 190))])
+        #expect(machine.skippedFrameCount(of: "alpha") == 2)
+        #expect(machine.skippedFrameCount(of: "beta") == 1)
+        // A stale session's frames are not counted.
+        #expect(machine.upstreamReceived(.skippedFrame(reason: "late"), from: UpstreamID(broker: "alpha", generation: 0)) == [])
     }
 
     /// Finnhub and Tradier report live as soon as the socket opens; a server that accepts and then drops
@@ -225,12 +290,12 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         var id = alpha1
         for attempt in 1...4 {
             _ = machine.upstreamReceived(.live, from: id)
-            let ended = machine.upstreamEnded(id, error: .network("reset"))
+            let ended = machine.upstreamEnded(id, error: .network("reset"), at: .zero)
             let delay = BackoffPolicy(initial: .seconds(1), multiplier: 2, maximum: .seconds(4), jitter: 0).delay(attempt: attempt)
             #expect(ended.contains(.scheduleReconnect(id, attempt: attempt, delay: delay)), "attempt \(attempt): \(ended)")
             let next = UpstreamID(broker: "alpha", generation: id.generation + 1)
             #expect(machine.reconnectDue(id) == [.openUpstream(next)])
-            _ = machine.upstreamOpened(next)
+            _ = machine.upstreamOpened(next, at: .zero)
             id = next
         }
     }
@@ -240,7 +305,7 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
     @Test func aConnectionLimitAfterOurOwnDropIsRetriedSlowlyThenGivenUp() {
         var machine = openMachine(["AAPL"])
         _ = machine.upstreamReceived(.quote(quote("AAPL", 190)), from: alpha1)
-        _ = machine.upstreamEnded(alpha1, error: .network("reset"))
+        _ = machine.upstreamEnded(alpha1, error: .network("reset"), at: .zero)
         var id = UpstreamID(broker: "alpha", generation: 2)
         _ = machine.reconnectDue(alpha1)
         let limit = BrokerError.limitExceeded("one connection per key")
@@ -256,7 +321,28 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         ])
 
         var fresh = openMachine(["AAPL"])
-        #expect(fresh.upstreamEnded(alpha1, error: limit).contains(.publishBrokerState(broker: "alpha", .failed(reason: limit.description))))
+        #expect(fresh.upstreamEnded(alpha1, error: limit, at: .zero).contains(.publishBrokerState(broker: "alpha", .failed(reason: limit.description))))
+    }
+
+    /// The attempt count no longer drops to zero on a quote, but a connection limit right after a working
+    /// session (young or not) is still blamed on that session a few times before it counts as permanent.
+    @Test func aConnectionLimitAfterAYoungSessionAfterEarlierFailuresIsStillRetried() {
+        var machine = openMachine(["AAPL"])
+        var id = alpha1
+        for _ in 1...4 {
+            _ = machine.upstreamEnded(id, error: .network("reset"), at: .zero)
+            _ = machine.reconnectDue(id)
+            id = UpstreamID(broker: "alpha", generation: id.generation + 1)
+            _ = machine.upstreamOpened(id, at: .zero)
+        }
+        _ = machine.upstreamReceived(.quote(quote("AAPL", 190)), from: id)
+        _ = machine.upstreamEnded(id, error: .network("reset"), at: .seconds(1))
+        #expect(machine.attempt(of: "alpha") == 5)
+        _ = machine.reconnectDue(id)
+        id = UpstreamID(broker: "alpha", generation: id.generation + 1)
+
+        let limit = BrokerError.limitExceeded("one connection per key")
+        #expect(machine.upstreamOpenFailed(id, error: limit).contains(.scheduleReconnect(id, attempt: 6, delay: .seconds(4))))
     }
 
     @Test func permanentErrorFailsTheBrokerWithoutRetrying() {
@@ -277,32 +363,45 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         #expect(retry.contains(.openUpstream(alpha2)))
     }
 
+    /// A refused certificate stops the retries with the reason the footer shows (issue 13: it was
+    /// `reconnecting 7`, `reconnecting 8`, … forever).
+    @Test(arguments: ["certificate not trusted (set tls.caFile)", "certificate does not match host ws.example.test"])
+    func aRejectedCertificateFailsTheBrokerWithoutRetrying(reason: String) {
+        var machine = makeMachine(brokers: ["alpha"])
+        _ = machine.addSubscriber(1, symbols: ["AAPL"])
+        #expect(machine.upstreamOpenFailed(alpha1, error: .certificateRejected(reason)) == [
+            .publishBrokerState(broker: "alpha", .failed(reason: reason)),
+        ])
+        #expect(machine.reconnectDue(alpha1) == [])
+        #expect(machine.state(of: "alpha") == .failed(reason: reason))
+    }
+
     @Test func permanentStreamErrorAlsoFails() {
         var machine = openMachine(["AAPL"])
-        let actions = machine.upstreamEnded(beta1, error: .limitExceeded("2 sessions"))
+        let actions = machine.upstreamEnded(beta1, error: .limitExceeded("2 sessions"), at: .zero)
         #expect(actions == [.closeUpstream(beta1), .publishBrokerState(broker: "beta", .failed(reason: "limit exceeded: 2 sessions"))])
     }
 
     @Test func eventsOfStaleGenerationsAreIgnored() {
         var machine = openMachine(["AAPL"])
-        _ = machine.upstreamEnded(alpha1, error: .network("reset"))
+        _ = machine.upstreamEnded(alpha1, error: .network("reset"), at: .zero)
         let alpha2 = UpstreamID(broker: "alpha", generation: 2)
         _ = machine.reconnectDue(alpha1)
 
         #expect(machine.upstreamReceived(.quote(quote("AAPL", 9)), from: alpha1) == [])
         #expect(machine.upstreamReceived(.live, from: alpha1) == [])
-        #expect(machine.upstreamEnded(alpha1, error: .network("late")) == [])
+        #expect(machine.upstreamEnded(alpha1, error: .network("late"), at: .zero) == [])
         #expect(machine.upstreamOpenFailed(alpha1, error: .network("late")) == [])
         #expect(machine.reconnectDue(alpha1) == [])
         // A session that opens for a superseded attempt is closed, not used.
-        #expect(machine.upstreamOpened(alpha1) == [.closeUpstream(alpha1)])
+        #expect(machine.upstreamOpened(alpha1, at: .zero) == [.closeUpstream(alpha1)])
         #expect(machine.cachedQuote(key("alpha", "AAPL")) == nil)
-        #expect(machine.upstreamOpened(alpha2) == [.subscribeUpstream(alpha2, ["AAPL"])])
+        #expect(machine.upstreamOpened(alpha2, at: .zero) == [.subscribeUpstream(alpha2, ["AAPL"])])
     }
 
     @Test func demandEndingWhileWaitingToReconnectCancelsTheReconnect() {
         var machine = openMachine(["AAPL"])
-        _ = machine.upstreamEnded(alpha1, error: .network("reset"))
+        _ = machine.upstreamEnded(alpha1, error: .network("reset"), at: .zero)
         let actions = machine.removeSubscriber(1)
         #expect(actions.contains(.cancelReconnect(broker: "alpha")))
         #expect(machine.reconnectDue(alpha1) == [])
@@ -312,7 +411,7 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         var machine = makeMachine(brokers: ["alpha"])
         _ = machine.addSubscriber(1, symbols: ["AAPL"])
         _ = machine.removeSubscriber(1)
-        #expect(machine.upstreamOpened(alpha1) == [.closeUpstream(alpha1)])
+        #expect(machine.upstreamOpened(alpha1, at: .zero) == [.closeUpstream(alpha1)])
     }
 
     @Test func jitterIsDeterministicPerSeedAndWithinBounds() {
@@ -340,11 +439,11 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
 
     @Test func shutdownFinishesSubscribersAndClosesEverything() {
         var machine = openMachine(["AAPL"])
-        _ = machine.upstreamEnded(beta1, error: .network("reset"))
+        _ = machine.upstreamEnded(beta1, error: .network("reset"), at: .zero)
         let actions = machine.shutdown()
         #expect(actions == [.finishSubscriber(1), .closeUpstream(alpha1), .cancelReconnect(broker: "beta")])
         #expect(machine.addSubscriber(2, symbols: ["AAPL"]) == [.finishSubscriber(2)])
-        #expect(machine.upstreamOpened(UpstreamID(broker: "alpha", generation: 2)) == [.closeUpstream(UpstreamID(broker: "alpha", generation: 2))])
+        #expect(machine.upstreamOpened(UpstreamID(broker: "alpha", generation: 2), at: .zero) == [.closeUpstream(UpstreamID(broker: "alpha", generation: 2))])
         #expect(machine.shutdown() == [])
     }
 }

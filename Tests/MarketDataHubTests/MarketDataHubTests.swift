@@ -27,6 +27,7 @@ private func merged(
             view.quotes.merge(batch.quotes) { $1 }
             view.failures.merge(batch.failures) { $1 }
             view.brokerStates.merge(batch.brokerStates) { $1 }
+            view.skippedFrames.merge(batch.skippedFrames) { $1 }
             if condition(view) { return view }
         }
         return nil
@@ -67,6 +68,26 @@ private func merged(
         // Nothing else was queued behind it: the very next batch holds only the next quote.
         session.send(.quote(quote("AAPL", 1_001)))
         #expect(try await nextBatch(slow) == MarketUpdate(quotes: [key: quote("AAPL", 1_001)]))
+        await hub.shutdown()
+    }
+
+    /// Undecodable frames are counted per broker and reach subscribers; the session is neither closed
+    /// nor replaced.
+    @Test func skippedFramesReachSubscribersAsAPerBrokerCount() async throws {
+        let hub = makeHub([alpha])
+        let subscription = await hub.subscribe(symbols: ["AAPL"])
+        let session = try await alpha.nextSession()
+        #expect(try await session.nextCall() == .subscribe(["AAPL"]))
+        let key = QuoteKey(brandID: "alpha", symbol: "AAPL")
+
+        for offset in 0..<3 { session.send(.skippedFrame(reason: "malformed JSON at byte \(offset)")) }
+        session.send(.quote(quote("AAPL", 1)))
+        let view = try await merged(subscription) { $0.quotes[key] != nil }
+
+        #expect(view.skippedFrames == ["alpha": 3])
+        #expect(view.brokerStates["alpha"] == .live)
+        #expect(session.recordedCalls == [.subscribe(["AAPL"])])
+        #expect(alpha.openCount == 1)
         await hub.shutdown()
     }
 
@@ -180,6 +201,41 @@ private func merged(
         let session = try await alpha.nextSession()
         #expect(try await session.nextCall() == .subscribe(["AAPL"]))
         #expect(alpha.openCount == 3)
+        await hub.shutdown()
+    }
+
+    /// Issue 13: sessions that die young keep the backoff growing even when they delivered quotes; one
+    /// that lived `healthyLifetime` on the hub's clock starts it afresh.
+    @Test func sessionsThatDieYoungKeepTheBackoffGrowingAndALongLivedOneResetsIt() async throws {
+        let hub = makeHub([alpha])
+        let subscription = await hub.subscribe(symbols: ["AAPL"])
+        func reconnectIsScheduled(attempt: Int, after delay: Duration) async throws {
+            _ = try await merged(subscription) {
+                if case .reconnecting(attempt, _) = $0.brokerStates["alpha"] { true } else { false }
+            }
+            try await withTimeout("reconnect sleep \(attempt)") { () -> Bool? in
+                #expect(await clock.sleepers(atLeast: 1), "nothing went to sleep on the clock")
+                return true
+            }
+            #expect(clock.pendingDeadlines.map(\.offset) == [clock.now.offset + delay], "attempt \(attempt)")
+        }
+
+        for (attempt, delay) in [(1, Duration.seconds(1)), (2, .seconds(2)), (3, .seconds(4))] {
+            let session = try await alpha.nextSession()
+            #expect(try await session.nextCall() == .subscribe(["AAPL"]))
+            session.send(.quote(quote("AAPL", Double(attempt))))
+            clock.advance(by: .seconds(5))
+            session.drop(throwing: BrokerError.network("reset"))
+            try await reconnectIsScheduled(attempt: attempt, after: delay)
+            clock.advance(by: delay)
+        }
+
+        let longLived = try await alpha.nextSession()
+        #expect(try await longLived.nextCall() == .subscribe(["AAPL"]))
+        clock.advance(by: BackoffPolicy().healthyLifetime)
+        longLived.drop(throwing: BrokerError.network("reset"))
+        try await reconnectIsScheduled(attempt: 1, after: .seconds(1))
+        #expect(alpha.openCount == 4)
         await hub.shutdown()
     }
 

@@ -29,6 +29,15 @@ import Stores
         #expect(store.state(for: "beta") == .reconnecting(attempt: 2, reason: "reset"))
     }
 
+    @Test func applyKeepsEachBrokersLatestSkippedFrameCount() {
+        var store = BrokerStatusStore(brokers: [alpha, beta])
+        store.apply(MarketUpdate(skippedFrames: ["alpha": 2, "zeta": 9]))
+        store.apply(MarketUpdate(skippedFrames: ["alpha": 3]))
+        #expect(store.skippedFrameCount(for: "alpha") == 3)
+        #expect(store.skippedFrameCount(for: "beta") == 0)
+        #expect(store.skippedFrameCount(for: "zeta") == 0)
+    }
+
     @Test func setReplacesOneBrokersState() {
         var store = BrokerStatusStore(brokers: [alpha, beta])
         store.set(.failed(reason: "unauthorized, check ALPHA_TOKEN"), for: "alpha")

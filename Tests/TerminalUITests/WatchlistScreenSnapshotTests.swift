@@ -85,6 +85,23 @@ import TerminalKit
         #expect(footer.contains("F Finnhub failed: unauthorized, check FINNHUB_TOKEN"), "\(footer)")
     }
 
+    /// Issue 13: frames a broker sent that could not be decoded are counted after its state.
+    @Test func footerCountsABrokersBadFrames() {
+        let brokers = [
+            BrokerStatus(branding: F.alpha, state: .live, skippedFrames: 3),
+            BrokerStatus(branding: F.beta, state: .live),
+        ]
+        let footer = F.render(F.state(brokers: brokers), columns: 100, rows: 30).lines[29]
+        #expect(footer.contains("● live · 3 bad frames"), "\(footer)")
+        #expect(!footer.contains("0 bad frames") && footer.components(separatedBy: "bad frame").count == 2, "\(footer)")
+    }
+
+    @Test func footerSaysWhyACertificateWasRefused() {
+        let brokers = [BrokerStatus(branding: F.alpha, state: .failed(reason: "certificate not trusted (set tls.caFile)"))]
+        let footer = F.render(F.state(brokers: brokers), columns: 100, rows: 30).lines[29]
+        #expect(footer.contains("failed: certificate not trusted (set tls.caFile)"), "\(footer)")
+    }
+
     @Test func emptyWatchlist() {
         let state = F.state(rows: [], message: nil)
         Snapshot.expect(F.render(state, columns: 60, rows: 12), matches: "empty-60x12")

@@ -19,7 +19,7 @@ enum AlpacaSecretScrubber {
         case .network(let detail): return .network(scrub(detail, secrets: secrets))
         case .badResponse(let detail): return .badResponse(scrub(detail, secrets: secrets))
         case .limitExceeded(let detail): return .limitExceeded(scrub(detail, secrets: secrets))
-        case .rateLimited, .server, .cancelled: return error
+        case .rateLimited, .server, .cancelled, .certificateRejected: return error
         }
     }
 }

@@ -49,7 +49,7 @@ public struct AlpacaStreamService: StreamingQuoteService {
         do {
             connection = try await connector.connect(to: url, headers: [:], secretNames: [])
         } catch {
-            throw .network("alpaca stream: \(error)")
+            throw StreamCertificateFailure.brokerError(for: error) ?? .network("alpaca stream: \(error)")
         }
         let machine = AlpacaStreamStateMachine(
             keyID: keyID, secretKey: secretKey, credentialHint: credentials.credentialHint, feed: credentials.feed)

@@ -67,6 +67,7 @@ public struct FinnhubStreamService: StreamingQuoteService {
     /// the same key gets, and our own previous connection can hold that place for a while after a drop;
     /// the hub's backoff keeps retries sparse.
     static func brokerError(for error: WebSocketError, credentialHint: String, token: String) -> BrokerError {
+        if let certificate = StreamCertificateFailure.brokerError(for: error) { return certificate }
         switch error {
         case .handshakeFailed(let status, _) where status == 401 || status == 403:
             return .unauthorized(hint: credentialHint)

@@ -39,7 +39,7 @@ public struct PolygonStreamService: StreamingQuoteService {
         do {
             connection = try await connector.connect(to: url, headers: [:], secretNames: [])
         } catch {
-            throw .network("polygon stream: \(error)")
+            throw StreamCertificateFailure.brokerError(for: error) ?? .network("polygon stream: \(error)")
         }
         let machine = PolygonStreamStateMachine(apiKey: key, credentialHint: "check \(credentials.apiKeyVariable)")
         return StreamSocketSession(connection: connection, machine: machine)

@@ -10,6 +10,7 @@ import Synchronization
 /// what reaches the broker follows the order of the machine's decisions (an unsubscribe never overtakes
 /// the subscribe it undoes), and no one awaits while holding the lock.
 ///
+/// A text frame that does not decode is skipped and reported as `.skippedFrame`; it does not end the session.
 /// Whatever ends the `events` stream (a failure the machine reports, the connection ending, `close()`,
 /// or the hub dropping the stream) also closes the WebSocket, through the stream's termination handler.
 final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSession {
@@ -64,14 +65,10 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
                 for try await message in connection.messages {
                     // Both brokers send JSON text; binary would be MessagePack, which we never ask for.
                     guard case .text(let text) = message else { continue }
-                    let decoded: [Machine.Event]
-                    do {
-                        decoded = try Machine.decode(text)
-                    } catch {
-                        core.end(.badResponse("\(name) stream: \(error)"))
-                        return
-                    }
-                    guard core.apply({ $0.receive(decoded) }) else { return }
+                    // A frame that does not decode is skipped (see `receive(frame:)`); the connection's own
+                    // faults, which `messages` throws, are what end the session.
+                    let decoded = Result { try Machine.decode(text) }
+                    guard core.apply({ $0.receive(frame: decoded) }) else { return }
                 }
                 core.end(.network("\(name) stream: connection closed by the server"))
             } catch {

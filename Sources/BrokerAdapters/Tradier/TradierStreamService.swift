@@ -89,6 +89,7 @@ public struct TradierStreamService: StreamingQuoteService {
     /// A failed connect in the broker domain. The upgrade carries no credential, so no status means a bad
     /// token; server faults and 429 keep their meaning, the rest are retryable network errors.
     static func brokerError(for error: WebSocketError, secrets: [String]) -> BrokerError {
+        if let certificate = StreamCertificateFailure.brokerError(for: error) { return certificate }
         switch error {
         case .handshakeFailed(429, _):
             return .rateLimited(retryAfter: nil)

@@ -378,7 +378,9 @@ public struct AppState: Sendable {
             selectedIndex: rows.isEmpty ? nil : selectedIndex,
             sort: sort,
             mode: mode,
-            brokers: statuses.statuses.map { BrokerStatus(branding: $0.branding, state: $0.state) },
+            brokers: statuses.statuses.map {
+                BrokerStatus(branding: $0.branding, state: $0.state, skippedFrames: statuses.skippedFrameCount(for: $0.branding.id))
+            },
             isDemo: settings.isDemo,
             message: message,
             staleAfter: settings.staleAfter,

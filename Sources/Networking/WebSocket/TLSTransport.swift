@@ -132,13 +132,14 @@ final class TLSTransport: WebSocketTransport {
         }
     }
 
-    /// Verification failures say why in the words of X509_verify_cert_error_string ("unable to get local
-    /// issuer certificate", "hostname mismatch"), which is what the user can act on.
+    /// A failed verification becomes a `.certificateRejected` that tells apart what the user can act on:
+    /// an issuer we do not trust (a CA file is missing) from a certificate for another host (the URL is
+    /// wrong), by SSL_get_verify_result; the rest keep X509_verify_cert_error_string's words.
     private func handshakeError() -> WebSocketError {
         let verifyResult = SSL_get_verify_result(ssl)
         if verifyResult != X509_V_OK {
-            let reason = String(cString: X509_verify_cert_error_string(verifyResult))
-            return .tls("certificate of \(host) rejected: \(reason)")
+            ERR_clear_error()
+            return .certificateRejected(Self.rejection(verifyResult: verifyResult, host: host))
         }
         // An EOF is the peer going away, not a TLS failure (see `progress(afterFailedCall:)`).
         if Self.isUnexpectedEOF() {
@@ -148,6 +149,20 @@ final class TLSTransport: WebSocketTransport {
         let detail = Self.openSSLError()
         if detail == "unknown error" { return .network("connection lost during the TLS handshake with \(host)") }
         return .tls("handshake with \(host) failed: \(detail)")
+    }
+
+    static func rejection(verifyResult: Int, host: String) -> WebSocketCertificateRejection {
+        let reason = String(cString: X509_verify_cert_error_string(verifyResult))
+        switch Int32(truncatingIfNeeded: verifyResult) {
+        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
+            return .hostMismatch(host: host)
+        case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT,
+             X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_CERT_UNTRUSTED:
+            return .untrustedIssuer(host: host, reason: reason)
+        default:
+            return .invalid(host: host, reason: reason)
+        }
     }
 
     private static func isUnexpectedEOF() -> Bool {

@@ -10,8 +10,10 @@ public enum WebSocketMessage: Sendable, Hashable {
 public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server did not upgrade: HTTP status and a short reason (e.g. 401 from a bad token in the URL).
     case handshakeFailed(status: Int, reason: String)
-    /// Certificate or TLS failure: verification, hostname mismatch, protocol error.
+    /// TLS failure other than the certificate's: setup, a handshake alert, a protocol error.
     case tls(String)
+    /// The server's certificate failed verification; permanent until the configuration changes.
+    case certificateRejected(WebSocketCertificateRejection)
     /// TCP-level failure: refused, reset, DNS, unreachable.
     case network(String)
     /// No data (not even a pong) within the idle timeout, or no upgrade answer in time.
@@ -25,6 +27,7 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .handshakeFailed(let status, let reason): "websocket upgrade refused (HTTP \(status)): \(reason)"
         case .tls(let detail): "TLS: \(detail)"
+        case .certificateRejected(let rejection): "TLS: \(rejection)"
         case .network(let detail): detail
         case .timedOut(let detail): "timed out: \(detail)"
         case .protocolViolation(let detail): "protocol error: \(detail)"

@@ -232,14 +232,19 @@ import Testing
         #expect(socket.closeCode == 1000)
     }
 
-    @Test func malformedFramesEndTheSessionAsABadResponse() async throws {
-        let (socket, _, events) = try await Self.liveSession(subscribed: ["AAPL"])
+    /// Issue 13: one malformed frame among good ones is skipped and reported; the session goes on.
+    @Test func malformedFramesAreSkippedAndTheSessionGoesOn() async throws {
+        let (socket, session, events) = try await Self.liveSession(subscribed: ["AAPL"])
         socket.serverSends(#"[{"ev":"T","sym":"AAPL","p":1"#)
-        guard case .failed(.badResponse(let detail)) = try await events.next() else {
-            Issue.record("expected a bad response")
+        socket.serverSends(#"[{"ev":"T","sym":"AAPL","p":227,"t":3}]"#)
+        guard case .event(.skippedFrame(let reason)) = try await events.next() else {
+            Issue.record("expected a skipped frame")
             return
         }
-        #expect(detail.hasPrefix("polygon stream: malformed JSON"))
+        #expect(reason.hasPrefix("malformed JSON"))
+        #expect(try await events.nextQuote()?.last == 227)
+        #expect(socket.closeCode == nil)
+        await session.close()
     }
 
     @Test func binaryMessagesAreIgnored() async throws {

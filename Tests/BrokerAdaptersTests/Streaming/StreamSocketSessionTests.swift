@@ -50,4 +50,39 @@ import Testing
         #expect(try await events.next() == .failed(.network("polygon stream: protocol error: message of 2000000 bytes is over the limit")))
         await session.close()
     }
+    // MARK: Frames that do not decode
+
+    /// One undecodable frame among good ones is skipped and reported; the session, and the connection,
+    /// go on. Before, it ended the session (`bad response`), and the app closed and reopened the socket.
+    @Test func anUndecodableFrameIsSkippedAndTheSessionGoesOn() async throws {
+        let (socket, session, events) = try await Self.liveSession(grace: .seconds(60))
+        await session.subscribe(["AAPL"])
+        _ = try await socket.nextSent()
+
+        socket.serverSends(#"[{"ev":"T","sym":"AAPL","p":190.5,"t":1700000000000}"#)
+        socket.serverSends(#"[{"ev":"T","sym":"AAPL","p":191.25,"t":1700000001000}]"#)
+
+        guard case .event(.skippedFrame(let reason))? = try await events.next() else {
+            Issue.record("expected a skipped frame, got \(events.pending)")
+            return
+        }
+        #expect(reason.hasPrefix("malformed JSON at byte"), "\(reason)")
+        #expect(try await events.nextQuote()?.last == 191.25)
+        #expect(socket.closeCode == nil)
+        await session.close()
+    }
+
+    /// A WebSocket protocol error (bad UTF-8, a bad frame header) is the connection's fault: it ends the session.
+    @Test func aProtocolErrorEndsTheSession() async throws {
+        let (socket, _, events) = try await Self.liveSession(grace: .seconds(60))
+        socket.serverSends("not json")
+        guard case .event(.skippedFrame)? = try await events.next() else {
+            Issue.record("expected a skipped frame, got \(events.pending)")
+            return
+        }
+
+        socket.serverDrops(.protocolViolation("invalid UTF-8 in a text frame"))
+
+        #expect(try await events.next() == .failed(.network("polygon stream: protocol error: invalid UTF-8 in a text frame")))
+    }
 }

@@ -268,6 +268,45 @@ async def finnhub_token_trades_pings_and_errors():
             await fixture.line("SUBSCRIBED AAPL")
 
 
+# Malformed frames (--malformed-every) -------------------------------------------------------------
+
+
+async def malformed_frames(broker, path, handshake, subscribe):
+    """Every 2nd tick with data is followed by a frame that is not JSON; the connection stays open."""
+    async with Fixture(broker, "--malformed-every", "2") as fixture:
+        async with connect(fixture.url(path)) as ws:
+            await handshake(ws)
+            await ws.send(subscribe)
+            await fixture.line("SUBSCRIBED AAPL")
+            kinds = []
+            while kinds.count("bad") < 3:
+                text = await asyncio.wait_for(ws.recv(), TIMEOUT)
+                try:
+                    json.loads(text)
+                    kinds.append("ok")
+                except ValueError:
+                    assert text.startswith(("[{", "{")), text
+                    kinds.append("bad")
+            # Acknowledgements may come first; from the first tick on, two good frames precede each bad one.
+            assert kinds[-6:] == ["ok", "ok", "bad"] * 2, kinds
+            await fixture.line("MALFORMED 3 1")
+            assert json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT)), "the connection goes on"
+
+
+async def polygon_malformed_frames_among_good_ones():
+    async def handshake(ws):
+        await ws.recv()
+        await ws.send('{"action":"auth","params":"test-key"}')
+        await ws.recv()
+    await malformed_frames("polygon", "/stocks", handshake, '{"action":"subscribe","params":"T.AAPL"}')
+
+
+async def finnhub_malformed_frames_among_good_ones():
+    async def handshake(ws):
+        pass
+    await malformed_frames("finnhub", "/?token=test-token", handshake, '{"type":"subscribe","symbol":"AAPL"}')
+
+
 # Tradier ------------------------------------------------------------------------------------------
 
 
@@ -321,9 +360,10 @@ async def tradier_session_payloads_and_errors():
 
 
 CHECKS = {
-    "polygon": [polygon_handshake_and_data, polygon_bad_key_second_connection_and_timeout, polygon_rest_routes_on_the_same_port],
+    "polygon": [polygon_handshake_and_data, polygon_bad_key_second_connection_and_timeout, polygon_rest_routes_on_the_same_port,
+                polygon_malformed_frames_among_good_ones],
     "alpaca": [alpaca_handshake_data_and_errors, alpaca_auth_failures_limits_and_headers],
-    "finnhub": [finnhub_token_trades_pings_and_errors],
+    "finnhub": [finnhub_token_trades_pings_and_errors, finnhub_malformed_frames_among_good_ones],
     "tradier": [tradier_session_created_over_rest_on_the_same_port, tradier_session_payloads_and_errors],
 }
 

@@ -7,6 +7,7 @@ JSON, the same field names, types and message order. One process serves one brok
 Usage: stream_fixture_server.py --broker polygon|alpaca|finnhub|tradier [--port N] [--tls CERT KEY]
            [--interval SECONDS] [--auth-timeout SECONDS] [--ping-interval SECONDS]
            [--symbol-limit N] [--session-ttl SECONDS] [--start-ms MS] [--routes DIR] [--forever]
+           [--malformed-every N]
 
 Prints `LISTENING <port>` once it accepts connections and exits when its stdin closes (the test
 process holds the other end), like Tests/Fixtures/ws/echo_server.py. `--port 0` (the default) picks a
@@ -69,6 +70,11 @@ Per broker:
             Tradier's HTTP-streaming host, as the real API sends it; the socket is not there); another
             token gets 401 "Invalid Access Token" in plain text (reference §1.4).
 
+A misbehaving broker: with `--malformed-every N`, every N-th tick that carried data is followed by one
+text frame that is not JSON (MALFORMED_FRAMES: the broker's own message cut short, as a proxy that
+truncates frames or a buggy feed sends it), on the same connection, which stays open. Clients must skip
+it and go on (issue 13).
+
 With `--routes DIR`, plain HTTP requests (not upgrades; websockets reads no request body, so only
 bodiless ones) are answered from the routes.json files under
 DIR by the rules of Tests/Fixtures/http_fixture_server.py, so one process serves a broker's REST
@@ -81,6 +87,8 @@ Control lines on stdout, for tests to await:
   SUBSCRIBED <symbols>        the connection's complete symbol set (sorted, space-separated) after every
                               subscribe, unsubscribe or payload; `SUBSCRIBED` alone when empty
   REJECTED <symbol> <reason>  a symbol refused (ZZZZ, the symbol limit)
+  MALFORMED <k> <connections> the k-th malformed frame of this connection was sent; <connections> is how
+                              many WebSocket connections the process has accepted so far
   DISCONNECTED <path>         a WebSocket ended
 """
 
@@ -157,6 +165,16 @@ def rfc3339(milliseconds, digits):
     return text + "Z"
 
 
+# One broker message each, cut off mid-value: valid UTF-8 (a protocol-level fault is another matter) that
+# no JSON parser accepts.
+MALFORMED_FRAMES = {
+    "polygon": '[{"ev":"T","sym":"AAPL","p":386.0',
+    "alpaca": '[{"T":"t","S":"AAPL","p":386.0',
+    "finnhub": '{"type":"trade","data":[{"s":"AAPL","p":386.0',
+    "tradier": '{"type":"trade","symbol":"AAPL","price":"386.0',
+}
+
+
 def symbols_line(symbols):
     return ("SUBSCRIBED " + " ".join(sorted(symbols))).rstrip()
 
@@ -167,6 +185,7 @@ class Server:
     def __init__(self, options):
         self.options = options
         self.authenticated = {}
+        self.connections = 0
 
     def claim(self, key):
         if self.authenticated.get(key, 0) > 0:
@@ -191,6 +210,8 @@ class Stream:
         self.tick_number = 0
         self.claimed_key = None
         self.last_sent = time.monotonic()
+        self.ticks_with_data = 0
+        self.malformed_sent = 0
 
     def now_ms(self):
         if self.options.start_ms is not None:
@@ -214,6 +235,7 @@ class Stream:
         await self.ws.close(code, reason)
 
     async def run(self, protocol):
+        self.server.connections += 1
         report(f"CONNECTED {self.path}")
         ticker = asyncio.create_task(self.tick_forever(protocol))
         deadline = asyncio.create_task(self.auth_deadline(protocol))
@@ -233,14 +255,26 @@ class Stream:
         try:
             while True:
                 await asyncio.sleep(self.options.interval)
-                for message in protocol.tick():
+                messages = protocol.tick()
+                for message in messages:
                     await self.send(message)
+                if messages:
+                    await self.maybe_send_malformed()
                 self.tick_number += 1
                 ping = protocol.ping_interval()
                 if ping is not None and time.monotonic() - self.last_sent >= ping:
                     await self.send(compact({"type": "ping"}))
         except ConnectionClosed:
             pass
+
+    async def maybe_send_malformed(self):
+        every = self.options.malformed_every
+        self.ticks_with_data += 1
+        if not every or self.ticks_with_data % every:
+            return
+        await self.send(MALFORMED_FRAMES[self.options.broker])
+        self.malformed_sent += 1
+        report(f"MALFORMED {self.malformed_sent} {self.server.connections}")
 
     async def auth_deadline(self, protocol):
         if not protocol.needs_auth():
@@ -680,6 +714,7 @@ def parse_options(argv=None):
     parser.add_argument("--start-ms", type=int, help="fixed first timestamp (epoch ms) instead of the wall clock")
     parser.add_argument("--routes", help="answer plain HTTP requests from the routes.json files under this directory")
     parser.add_argument("--forever", action="store_true", help="ignore stdin; run until SIGTERM or SIGINT")
+    parser.add_argument("--malformed-every", type=int, default=0, help="send a frame that is not JSON after every N-th tick with data")
     return parser.parse_args(argv)
 
 

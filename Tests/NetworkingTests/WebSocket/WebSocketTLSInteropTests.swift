@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 @testable import Networking
+import COpenSSL
 import Testing
 
 /// `wss://` against Python's `websockets` over Python's ssl module, with certificates from a CA made
@@ -114,25 +115,37 @@ import Testing
 
     // MARK: - Verification
 
-    /// The throwaway CA is in no system store: without the CA file the chain cannot be verified.
-    @Test func unknownCAIsRejected() async throws {
+    /// The throwaway CA is in no system store: without the CA file the chain cannot be verified, and the
+    /// error says so as an untrusted issuer (OpenSSL's verify result), which brokers make permanent.
+    @Test(arguments: ["127.0.0.1", "localhost"])
+    func unknownCAIsRejectedAsAnUntrustedIssuer(host: String) async throws {
         let server = try await WebSocketInteropServer.tls()
 
-        let detail = await tlsError(server.url("/echo"), with: try await Self.connector(trustingTestCA: false))
+        let error = await WebSocketInteropTests.connectError(server.url("/echo", host: host), with: try await Self.connector(trustingTestCA: false))
 
-        #expect(detail?.contains("certificate of 127.0.0.1 rejected") == true, "\(detail ?? "")")
-        #expect(detail?.contains("unable to get local issuer certificate") == true, "\(detail ?? "")")
+        #expect(error == .certificateRejected(.untrustedIssuer(host: host, reason: "unable to get local issuer certificate")))
+        #expect(error?.description == "TLS: certificate of \(host) not trusted: unable to get local issuer certificate")
     }
 
-    /// A chain the client trusts, for another name: refused, with the mismatch named.
-    @Test(arguments: [("127.0.0.1", "IP address mismatch"), ("localhost", "hostname mismatch")])
-    func certificateForAnotherHostIsRejected(host: String, reason: String) async throws {
+    /// A chain the client trusts, for another name: refused as a host mismatch naming the host we dialled.
+    @Test(arguments: ["127.0.0.1", "localhost"])
+    func certificateForAnotherHostIsRejectedAsAHostMismatch(host: String) async throws {
         let server = try await WebSocketInteropServer.tlsForOtherHost()
 
-        let detail = await tlsError(server.url("/echo", host: host), with: try await Self.connector(trustingTestCA: true))
+        let error = await WebSocketInteropTests.connectError(server.url("/echo", host: host), with: try await Self.connector(trustingTestCA: true))
 
-        #expect(detail?.contains(reason) == true, "\(detail ?? "")")
-        #expect(detail?.contains(host) == true, "\(detail ?? "")")
+        #expect(error == .certificateRejected(.hostMismatch(host: host)))
+        #expect(error?.description == "TLS: certificate does not match host \(host)")
+    }
+
+    /// The verify results are told apart as OpenSSL defines them; anything else keeps OpenSSL's words.
+    @Test func verifyResultsMapToRejections() {
+        #expect(TLSTransport.rejection(verifyResult: Int(X509_V_ERR_HOSTNAME_MISMATCH), host: "a.test") == .hostMismatch(host: "a.test"))
+        #expect(TLSTransport.rejection(verifyResult: Int(X509_V_ERR_IP_ADDRESS_MISMATCH), host: "10.0.0.1") == .hostMismatch(host: "10.0.0.1"))
+        #expect(TLSTransport.rejection(verifyResult: Int(X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT), host: "a.test")
+            == .untrustedIssuer(host: "a.test", reason: "self-signed certificate"))
+        #expect(TLSTransport.rejection(verifyResult: Int(X509_V_ERR_CERT_HAS_EXPIRED), host: "a.test")
+            == .invalid(host: "a.test", reason: "certificate has expired"))
     }
 
     /// A CA file that cannot be read must fail the connection, never quietly fall back to anything.
