@@ -30,12 +30,12 @@ import Darwin
             try store.add(["AAPL", "BRK/B"])
 
             let text = try String(contentsOf: file.url, encoding: .utf8)
-            #expect(try WatchlistFileContents.document(at: file.url) == .init(version: 1, symbols: ["AAPL", "BRK/B"]))
+            #expect(try WatchlistFileContents.document(at: file.url) == .init(version: 2, lists: [.init(name: "Watchlist", symbols: ["AAPL", "BRK/B"])]))
             #expect(text.hasSuffix("}\n"))
-            #expect(text.contains("\n  \"symbols\""))
-            let symbolsKey = try #require(text.range(of: "\"symbols\""))
+            #expect(text.contains("\n  \"lists\""))
+            let listsKey = try #require(text.range(of: "\"lists\""))
             let versionKey = try #require(text.range(of: "\"version\""))
-            #expect(symbolsKey.lowerBound < versionKey.lowerBound)
+            #expect(listsKey.lowerBound < versionKey.lowerBound)
             #expect(text.contains("BRK/B"), "slashes are not escaped")
         }
     }
