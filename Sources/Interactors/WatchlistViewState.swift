@@ -29,6 +29,18 @@ public enum InputMode: Sendable, Hashable {
     case help
     /// The message log overlay (`m`): the last messages with their time.
     case messageLog
+    /// The lists menu (`W`), with the highlighted list.
+    case listMenu(selected: Int)
+    /// Typing a list's name, to create one or to rename one; after a refused name, why.
+    case namingList(ListNaming, text: String, error: String?)
+    /// Asking before a list is deleted.
+    case confirmingDelete(list: String)
+}
+
+/// What a list name being typed is for.
+public enum ListNaming: Sendable, Hashable {
+    case create
+    case rename(String)
 }
 
 /// One (symbol, broker) row as the view needs it.
@@ -143,6 +155,11 @@ public struct WatchlistViewState: Sendable, Hashable {
     public var messageLog: [StatusMessage]
     /// False when edits are not saved (a `--symbols` run): the header says so.
     public var isSaved: Bool
+    /// The lists' names in order, and which one is shown (the header's tabs).
+    public var listNames: [String]
+    public var currentList: Int
+    /// How many symbols each list holds (the lists menu says so).
+    public var listSizes: [Int]
     /// Rows whose last quote is older than this are drawn dimmed.
     public var staleAfter: TimeInterval
     /// How long a changed price stays highlighted.
@@ -154,8 +171,12 @@ public struct WatchlistViewState: Sendable, Hashable {
         rows: [WatchlistRow] = [], selectedIndex: Int? = nil, sort: SortOrder = .symbol,
         mode: InputMode = .normal, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
         staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil,
-        securityWarning: String? = nil, messageLog: [StatusMessage] = [], isSaved: Bool = true
+        securityWarning: String? = nil, messageLog: [StatusMessage] = [], isSaved: Bool = true,
+        listNames: [String] = ["Watchlist"], currentList: Int = 0, listSizes: [Int] = []
     ) {
+        self.listNames = listNames
+        self.currentList = currentList
+        self.listSizes = listSizes
         self.securityWarning = securityWarning
         self.messageLog = messageLog
         self.isSaved = isSaved

@@ -57,5 +57,10 @@ public struct QuoteStore: Sendable {
         entries = entries.filter { $0.key.symbol != symbol }
     }
 
+    /// Forgets every entry whose symbol is not in `symbols`.
+    public mutating func keepOnly(_ symbols: Set<String>) {
+        entries = entries.filter { symbols.contains($0.key.symbol) }
+    }
+
     public var count: Int { entries.count }
 }

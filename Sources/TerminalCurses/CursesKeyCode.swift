@@ -15,6 +15,7 @@ enum CursesKeyCode {
     static let backspace = Int32(KEY_BACKSPACE)
     static let delete = Int32(KEY_DC)
     static let resize = Int32(KEY_RESIZE)
+    static let backTab = Int32(KEY_BTAB)
     // The keypad's corners when the terminal reports them instead of Home/End/PgUp/PgDn.
     static let keypadUpperLeft = Int32(KEY_A1)
     static let keypadUpperRight = Int32(KEY_A3)

@@ -41,6 +41,7 @@ enum CursesKeyDecoder {
         case CursesKeyCode.backspace: .backspace
         case CursesKeyCode.delete: .delete
         case CursesKeyCode.resize: .resize
+        case CursesKeyCode.backTab: .backTab
         default: nil
         }
     }

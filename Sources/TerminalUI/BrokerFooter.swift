@@ -17,16 +17,36 @@ struct BrokerFooter {
         var priority: Int
     }
 
-    private static let hints = [
+    private static let watchlistHints = [
         Hint(key: "a", label: "add", priority: 6),
         Hint(key: "d", label: "delete", priority: 4),
         Hint(key: "u", label: "undo", priority: 1),
         Hint(key: "s", label: "sort", priority: 3),
+        Hint(key: "W", label: "lists", priority: 5),
         Hint(key: "A", label: "accounts", priority: 2),
         Hint(key: "m", label: "messages", priority: 0),
-        Hint(key: "?", label: "help", priority: 8),
-        Hint(key: "q", label: "quit", priority: 7),
+        Hint(key: "?", label: "help", priority: 9),
+        Hint(key: "q", label: "quit", priority: 8),
     ]
+
+    /// In the lists menu the footer lists what the menu accepts.
+    private static let listMenuHints = [
+        Hint(key: "Enter", label: "show", priority: 9),
+        Hint(key: "n", label: "new", priority: 8),
+        Hint(key: "r", label: "rename", priority: 7),
+        Hint(key: "d", label: "delete", priority: 6),
+        Hint(key: "J K", label: "move", priority: 5),
+        Hint(key: "u", label: "undo", priority: 4),
+        Hint(key: "Esc", label: "close", priority: 3),
+    ]
+
+    /// The keys the screen in front accepts.
+    private var hints: [Hint] {
+        switch state.mode {
+        case .listMenu, .namingList, .confirmingDelete: Self.listMenuHints
+        default: Self.watchlistHints
+        }
+    }
 
     /// How much of each broker's name the footer shows.
     enum NameLength: CaseIterable {
@@ -36,11 +56,12 @@ struct BrokerFooter {
     func draw(into buffer: inout ScreenBuffer, row: Int) {
         let room = buffer.size.columns - 2
         var candidates: [(brokers: StyledText, hints: StyledText)] = []
-        let hintTexts = (0...Self.hints.count).map(hintText(keeping:))
+        let hints = hints
+        let hintTexts = (0...hints.count).map { hintText(hints, keeping: $0) }
         for names in NameLength.allCases {
             let brokers = brokerText(names: names)
             let fewestHints = names == .full ? 3 : names == .firstWord ? 1 : 0
-            for kept in stride(from: Self.hints.count, through: fewestHints, by: -1) {
+            for kept in stride(from: hints.count, through: fewestHints, by: -1) {
                 candidates.append((brokers, hintTexts[kept]))
             }
         }
@@ -98,10 +119,10 @@ struct BrokerFooter {
         count == 1 ? "1 bad frame" : "\(count) bad frames"
     }
 
-    private func hintText(keeping count: Int) -> StyledText {
-        let kept = Set(Self.hints.sorted { $0.priority > $1.priority }.prefix(count).map(\.key))
+    private func hintText(_ hints: [Hint], keeping count: Int) -> StyledText {
+        let kept = Set(hints.sorted { $0.priority > $1.priority }.prefix(count).map(\.key))
         var text = StyledText()
-        for hint in Self.hints where kept.contains(hint.key) {
+        for hint in hints where kept.contains(hint.key) {
             if !text.isEmpty { text.append("  ") }
             text.append(hint.key, style: palette.hintKey)
             text.append(" " + hint.label, style: palette.hintLabel)

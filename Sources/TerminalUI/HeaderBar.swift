@@ -45,19 +45,34 @@ struct HeaderBar {
         let clock = StyledText(Self.clock(now, timeZone: options.timeZone), style: palette.clock)
 
         let gap = StyledText("   ")
-        let candidates: [(left: StyledText, clock: Bool)] = [
-            (left + gap + count + gap + sort, true),
-            (left + gap + count + gap + sort, false),
-            (left + gap + count, false),
-            (left + gap + sort, false),
-            (left, false),
-        ]
+        // With several lists, their tabs follow the badges: all of them, or only the shown one when short.
+        let tabVariants = state.listNames.count > 1 ? [left + gap + tabs(all: true), left + gap + tabs(all: false)] : [left]
+        let candidates: [(left: StyledText, clock: Bool)] = tabVariants.flatMap { left in
+            [
+                (left + gap + count + gap + sort, true),
+                (left + gap + count + gap + sort, false),
+                (left + gap + count, false),
+                (left + gap + sort, false),
+                (left, false),
+            ]
+        }
         let room = columns - 2
         let chosen = candidates.first { $0.left.width + ($0.clock ? clock.width + 3 : 0) <= room } ?? (left, false)
         chosen.left.truncated(toWidth: room).draw(into: &buffer, column: 1, row: row)
         if chosen.clock {
             clock.draw(into: &buffer, column: columns - 1 - clock.width, row: row)
         }
+    }
+
+    /// " Tech  Indexes  Crypto " with the shown list highlighted, or only the shown one, " Tech 2/3 ".
+    private func tabs(all: Bool) -> StyledText {
+        var text = StyledText()
+        for (index, name) in state.listNames.enumerated() where all || index == state.currentList {
+            let shown = TerminalText.truncate(TerminalText.sanitize(name), toWidth: 24)
+            let label = all ? " \(shown) " : " \(shown) \(index + 1)/\(state.listNames.count) "
+            text.append(label, style: index == state.currentList ? palette.activeTab : palette.inactiveTab)
+        }
+        return text
     }
 
     /// HH:mm:ss in `timeZone`, whatever the user's locale. The time of day is the zone's offset plus

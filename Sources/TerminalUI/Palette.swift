@@ -76,6 +76,10 @@ struct Palette: Sendable {
     var hintLabel: Style { Style(dim: true) }
     var overlayBorder: Style { pick(Style(foreground: .cyan), .plain) }
     var overlayTitle: Style { Style(bold: true) }
+    var selectedList: Style { Style(bold: true, reverse: true) }
+    var selectedListKey: Style { Style(bold: true, reverse: true) }
+    var activeTab: Style { pick(Style(foreground: .black, background: .cyan, bold: true), Style(bold: true, reverse: true)) }
+    var inactiveTab: Style { Style(dim: true) }
     var overlayKey: Style { pick(Style(foreground: .cyan, bold: true), Style(bold: true)) }
 }
 

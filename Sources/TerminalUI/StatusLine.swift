@@ -29,16 +29,39 @@ struct StatusLine {
         for (line, row) in zip(shown, rows) {
             line.draw(into: &buffer, column: 1, row: row, maxWidth: buffer.size.columns - 2)
         }
-        if case .adding(let text, _) = state.mode, let row = rows.first {
-            placeCursor(after: text, into: &buffer, row: row)
+        if let prompt, let row = rows.first {
+            placeCursor(after: prompt.text, label: prompt.label, into: &buffer, row: row)
+        }
+    }
+
+    /// The prompt the mode shows, if any: its label, what was typed, why it was refused, and what Enter does.
+    private var prompt: (label: String, text: String, error: String?, enter: String)? {
+        switch state.mode {
+        case .adding(let text, let error):
+            ("Add symbols: ", text, error, "add")
+        case .namingList(.create, let text, let error):
+            ("New list: ", text, error, "create")
+        case .namingList(.rename(let old), let text, let error):
+            ("Rename \(TerminalText.truncate(TerminalText.sanitize(old), toWidth: 24)) to: ", text, error, "rename")
+        default:
+            nil
         }
     }
 
     /// Every line the status line would show with unlimited rows.
     private func lines(columns: Int) -> [StyledText] {
         let width = max(1, columns - 2)
-        if case .adding(let text, let error) = state.mode {
-            return promptLines(text: text, error: error, width: width)
+        if let prompt {
+            return promptLines(label: prompt.label, text: prompt.text, error: prompt.error, enter: prompt.enter, width: width)
+        }
+        if case .confirmingDelete(let name) = state.mode {
+            let size = state.listNames.firstIndex(of: name).flatMap { $0 < state.listSizes.count ? state.listSizes[$0] : nil } ?? 0
+            var line = StyledText("Delete list \(name) and its \(size == 1 ? "1 symbol" : "\(size) symbols")? ", style: palette.message(.warning))
+            line.append("y", style: palette.hintKey)
+            line.append(" delete · ", style: palette.hintLabel)
+            line.append("n", style: palette.hintKey)
+            line.append(" keep", style: palette.hintLabel)
+            return [line]
         }
         guard let message = state.message, message.isShown(at: now) else { return [StyledText()] }
         let style = palette.message(message.kind)
@@ -52,15 +75,15 @@ struct StatusLine {
 
     /// "Add symbols: <typed>  <error>    Enter add · Esc cancel". An error that does not fit beside the
     /// typed text goes on the rows below, whole, rather than losing its reason.
-    private func promptLines(text: String, error: String?, width: Int) -> [StyledText] {
-        var first = StyledText("Add symbols: ", style: palette.promptLabel)
+    private func promptLines(label: String, text: String, error: String?, enter: String, width: Int) -> [StyledText] {
+        var first = StyledText(label, style: palette.promptLabel)
         let typed = TerminalText.cells(TerminalText.sanitize(text))
         let room = max(0, width - first.width - 1)
         let shownTyped = typed.count <= room ? typed : [TerminalText.ellipsis] + typed.suffix(max(0, room - 1))
         first.append(cells: shownTyped, style: .plain)
 
         var hint = StyledText("Enter", style: palette.hintKey)
-        hint.append(" add · ", style: palette.hintLabel)
+        hint.append(" \(enter) · ", style: palette.hintLabel)
         hint.append("Esc", style: palette.hintKey)
         hint.append(" cancel", style: palette.hintLabel)
 
@@ -90,9 +113,9 @@ struct StatusLine {
     }
 
     /// The cursor sits after the typed text (a long input scrolls, so its tail and the cursor stay visible).
-    private func placeCursor(after text: String, into buffer: inout ScreenBuffer, row: Int) {
+    private func placeCursor(after text: String, label: String, into buffer: inout ScreenBuffer, row: Int) {
         let width = max(1, buffer.size.columns - 2)
-        let label = TerminalText.width("Add symbols: ")
+        let label = TerminalText.width(label)
         let typed = TerminalText.cells(TerminalText.sanitize(text)).count
         let room = max(0, width - label - 1)
         let x = 1 + label + min(typed, room)

@@ -58,6 +58,8 @@ public enum WatchlistScreen {
         case .messageLog:
             MessageLogOverlay(messages: state.messageLog, timeZone: options.timeZone, palette: palette)
                 .draw(into: &buffer, rows: 1..<footerRow)
+        case .listMenu, .namingList, .confirmingDelete:
+            ListMenuOverlay(state: state, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
         case .normal, .adding:
             break
         }

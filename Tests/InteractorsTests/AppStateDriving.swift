@@ -9,9 +9,13 @@ import TerminalKit
 struct AppStateDriver {
     var state: AppState
     /// What the pretend watchlist file holds.
-    var saved: [String]
+    var book: WatchlistBook
+    /// The first list's symbols in the pretend file.
+    var saved: [String] { book.lists[0].symbols }
     /// Every effect so far, in order, saves included.
     private(set) var effects: [AppEffect] = []
+    /// The followed set the follow and unfollow effects so far add up to.
+    private(set) var followedByEffects = Set<String>()
     var now = t0
 
     init(
@@ -22,7 +26,7 @@ struct AppStateDriver {
             brokers: brokers, symbols: symbols,
             settings: AppState.Settings(isDemo: isDemo, isSaved: isSaved, accountBrokers: accountBrokers),
             terminalSize: terminalSize)
-        saved = symbols
+        book = WatchlistBook(symbols: symbols)
     }
 
     /// Sends `event`, then answers every save it asks for; returns the effects other than saves.
@@ -33,6 +37,8 @@ struct AppStateDriver {
         while !queue.isEmpty {
             for effect in state.update(queue.removeFirst(), at: now) {
                 effects.append(effect)
+                if case .follow(let symbols) = effect { followedByEffects.formUnion(symbols) }
+                if case .unfollow(let symbols) = effect { followedByEffects.subtract(symbols) }
                 if case .persist(let edit) = effect {
                     queue.append(.persisted(edit, .success(save(edit))))
                 } else {
@@ -58,32 +64,26 @@ struct AppStateDriver {
         send(.market(update))
     }
 
+    /// What `AppRuntime` does with `WatchlistStore`, on an in-memory book.
     private mutating func save(_ edit: WatchlistEdit) -> WatchlistEditOutcome {
-        switch edit {
-        case .add(let symbols):
-            let added = symbols.filter { !saved.contains($0) }
-            saved += added
-            return WatchlistEditOutcome(symbols: saved, added: added)
-        case .remove(let symbol):
-            let index = saved.firstIndex(of: symbol)
-            if let index { saved.remove(at: index) }
-            return WatchlistEditOutcome(symbols: saved, removedIndex: index)
-        case .restore(let symbol, let index):
-            if !saved.contains(symbol) { saved.insert(symbol, at: min(max(0, index), saved.count)) }
-            return WatchlistEditOutcome(symbols: saved)
-        }
-    }
-
-    /// The followed set the follow and unfollow effects so far add up to.
-    var followedByEffects: Set<String> {
-        var followed = Set<String>()
-        for effect in effects {
-            switch effect {
-            case .follow(let symbols): followed.formUnion(symbols)
-            case .unfollow(let symbols): followed.subtract(symbols)
-            default: continue
+        var outcome = WatchlistEditOutcome(lists: [])
+        do throws(WatchlistBook.EditError) {
+            switch edit {
+            case .add(let symbols, let list): outcome.added = try book.add(symbols, to: list)
+            case .remove(let symbol, let list): outcome.removedIndex = try book.remove(symbol, from: list)
+            case .restore(let symbol, let index, let list): try book.insert(symbol, at: index, in: list)
+            case .createList(let name): outcome.savedName = try book.createList(named: name)
+            case .renameList(let old, let name): outcome.savedName = try book.renameList(old, to: name)
+            case .deleteList(let name):
+                let deleted = try book.deleteList(name)
+                (outcome.deletedList, outcome.deletedIndex) = (deleted.list, deleted.index)
+            case .restoreList(let list, let index): book.restoreList(list, at: index)
+            case .moveList(let name, let offset): try book.moveList(name, by: offset)
             }
+        } catch {
+            outcome = WatchlistEditOutcome(lists: [], refusal: error)
         }
-        return followed
+        outcome.lists = book.lists
+        return outcome
     }
 }

@@ -11,6 +11,9 @@ import Testing
         .character("G"), .character("s"), .character("?"), .character("m"), .character("A"), .character("x"),
         .character("$"), .character(" "), .character(","), .up, .down, .pageUp, .pageDown, .home, .end,
         .enter, .escape, .backspace, .delete,
+        // Lists: switch, open the menu, create, rename, delete and confirm, reorder.
+        .tab, .backTab, .character("W"), .character("n"), .character("r"), .character("y"), .character("J"),
+        .character("K"), .character("1"), .character("2"), .character("3"),
     ]
     static let symbols = ["AAPL", "MSFT", "NVDA", "^GSPC", "BRK.B", "TSLA"]
 
@@ -22,7 +25,21 @@ import Testing
         driver.send(.started)
         for step in 0..<10_000 {
             driver.now = t0.addingTimeInterval(Double(step) / 10)
-            switch random.next() % 10 {
+            switch random.next() % 12 {
+            case 10, 11:
+                // A whole list gesture now and then, from whatever mode the walk is in.
+                let name = "L\(random.next() % 20)"
+                let symbol = pick(Self.symbols).lowercased()
+                let gestures: [[KeyPress]] = [
+                    [.escape, .escape, .character("a")] + symbol.map { KeyPress.character($0) } + [.enter],
+                    [.escape, .escape, .character("a")] + symbol.map { KeyPress.character($0) } + [.enter],
+                    [.escape, .escape, .character("d")],
+                    [.escape, .escape, .character("u")],
+                    [.escape, .escape, .character("W"), .character("n")] + name.map { KeyPress.character($0) } + [.enter],
+                    [.escape, .escape, .character("W"), .character("d"), .character("y")],
+                    [.escape, .escape, .character("W"), .character("r"), .backspace] + name.map { KeyPress.character($0) } + [.enter],
+                ]
+                for key in pick(gestures) { driver.send(.key(key)) }
             case 0..<6:
                 // Typing letters of symbols now and then, so adds succeed as well as fail.
                 if random.next() % 3 == 0 {
@@ -51,7 +68,9 @@ import Testing
             #expect(state.rows.isEmpty ? state.selectedIndex == 0 : state.rows.indices.contains(state.selectedIndex), "selection at step \(step)")
             #expect(state.followed == Set(state.symbols), "followed at step \(step)")
             #expect(driver.followedByEffects == state.followed, "follow and unfollow effects out of balance at step \(step)")
-            #expect(driver.saved == state.symbols, "saved list at step \(step)")
+            #expect(driver.book.lists == state.lists, "saved lists at step \(step)")
+            #expect(state.lists.contains { $0.name == state.currentListName }, "shown list at step \(step)")
+            #expect(Set(state.lists.map { $0.name.lowercased() }).count == state.lists.count, "list names at step \(step)")
             #expect(state.messageLog.count <= AppState.messageLogLimit)
             if step % 500 == 0 { await Task.yield() }
         }
@@ -63,5 +82,7 @@ import Testing
         #expect(edits.filter { if case .add = $0 { true } else { false } }.count > 20)
         #expect(edits.filter { if case .remove = $0 { true } else { false } }.count > 20)
         #expect(driver.effects.contains(.fetchAccounts))
+        #expect(edits.filter { if case .createList = $0 { true } else { false } }.count > 5)
+        #expect(edits.filter { if case .deleteList = $0 { true } else { false } }.count > 2)
     }
 }

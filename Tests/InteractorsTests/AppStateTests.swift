@@ -129,7 +129,7 @@ import Testing
             _ = state.update(.key(key), at: t0)
         }
         let error = WatchlistStoreError(operation: .write, path: "/ro/watchlist.json", reason: "Read-only file system")
-        _ = state.update(.persisted(.add(["IBM"]), .failure(error)), at: t0)
+        _ = state.update(.persisted(.add(["IBM"], to: "Watchlist"), .failure(error)), at: t0)
         guard case .adding(let text, let reason?) = state.mode else {
             Issue.record("the prompt should be open again: \(state.mode)")
             return

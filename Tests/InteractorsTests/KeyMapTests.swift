@@ -32,7 +32,7 @@ import TerminalKit
     }
 
     @Test func normalModeIgnoresOtherKeys() {
-        for key in [KeyPress.character("x"), .character("Z"), .enter, .tab, .left, .right, .resize, .control("a")] {
+        for key in [KeyPress.character("x"), .character("Z"), .character("0"), .enter, .left, .right, .resize, .control("a")] {
             #expect(KeyMap.action(for: key, mode: .normal) == nil)
         }
     }
@@ -49,6 +49,33 @@ import TerminalKit
         #expect(KeyMap.action(for: .control("c"), mode: adding) == .quit)
         #expect(KeyMap.action(for: .character("\u{1B}"), mode: adding) == nil)
         #expect(KeyMap.action(for: .up, mode: adding) == nil)
+    }
+
+    @Test func listKeys() {
+        #expect(KeyMap.action(for: .tab, mode: .normal) == .nextList)
+        #expect(KeyMap.action(for: .backTab, mode: .normal) == .previousList)
+        #expect(KeyMap.action(for: .character("1"), mode: .normal) == .showList(0))
+        #expect(KeyMap.action(for: .character("9"), mode: .normal) == .showList(8))
+        #expect(KeyMap.action(for: .character("W"), mode: .normal) == .openListMenu)
+        let menu = InputMode.listMenu(selected: 0)
+        #expect(KeyMap.action(for: .character("j"), mode: menu) == .menuMove(by: 1))
+        #expect(KeyMap.action(for: .up, mode: menu) == .menuMove(by: -1))
+        #expect(KeyMap.action(for: .enter, mode: menu) == .menuShowSelected)
+        #expect(KeyMap.action(for: .character("n"), mode: menu) == .menuNewList)
+        #expect(KeyMap.action(for: .character("r"), mode: menu) == .menuRenameList)
+        #expect(KeyMap.action(for: .character("d"), mode: menu) == .menuDeleteList)
+        #expect(KeyMap.action(for: .character("J"), mode: menu) == .menuReorder(by: 1))
+        #expect(KeyMap.action(for: .character("K"), mode: menu) == .menuReorder(by: -1))
+        #expect(KeyMap.action(for: .character("u"), mode: menu) == .undoRemove)
+        #expect(KeyMap.action(for: .escape, mode: menu) == .closeListMenu)
+        let naming = InputMode.namingList(.create, text: "", error: nil)
+        #expect(KeyMap.action(for: .character("T"), mode: naming) == .inputCharacter("T"))
+        #expect(KeyMap.action(for: .escape, mode: naming) == .cancelInput)
+        let confirming = InputMode.confirmingDelete(list: "Tech")
+        #expect(KeyMap.action(for: .character("y"), mode: confirming) == .confirmDelete)
+        #expect(KeyMap.action(for: .character("n"), mode: confirming) == .cancelDelete)
+        #expect(KeyMap.action(for: .escape, mode: confirming) == .cancelDelete)
+        #expect(KeyMap.action(for: .character("d"), mode: confirming) == nil)
     }
 
     @Test func helpModeClosesOnQuestionMarkEscapeAndQ() {

@@ -119,7 +119,7 @@ func makeRuntime(
     quit: @escaping @Sendable () -> Void = {}, publish: @escaping @Sendable (WatchlistViewState) -> Void
 ) -> AppRuntime {
     let state = AppState(
-        brokers: feed.brokers, symbols: watchlist.symbols,
+        brokers: feed.brokers, book: watchlist.book,
         settings: AppState.Settings(
             isDemo: isDemo, isSaved: watchlist.file != nil, accountBrokers: accountServices.map(\.branding)))
     return AppRuntime(

@@ -128,7 +128,7 @@ import TerminalUI
 
     @Test func helpOverlayDimsTheTableBehindIt() {
         let help = F.render(F.state(mode: .help), columns: 100, rows: 30)
-        #expect(help.cells(row: Self.screenRow(0)).allSatisfy { $0.style.dim })
+        #expect(help.cells(row: Self.screenRow(0)).prefix(12).allSatisfy { $0.style.dim })
         #expect(!help.cells(showing: "CommonBroker", row: 0).contains { $0.style.dim })
         #expect(!help.cells(showing: "● live", row: 29).contains { $0.style.dim })
     }

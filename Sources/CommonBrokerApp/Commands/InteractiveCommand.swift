@@ -29,7 +29,7 @@ enum InteractiveCommand {
         let runtime = AppRuntime(
             state: AppState(
                 brokers: app.hub.brokers,
-                symbols: app.watchlist.symbols,
+                book: app.watchlist.book,
                 settings: AppState.Settings(
                     isDemo: app.isDemo,
                     isSaved: app.watchlist.file != nil,

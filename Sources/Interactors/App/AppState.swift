@@ -9,7 +9,10 @@ import TerminalKit
 /// I/O, no clock of its own: tests feed it events.
 public struct AppState: Sendable {
     public let brokers: [ServiceBranding]
-    public private(set) var symbols: [String]
+    /// Every list, in the user's order; one is shown.
+    public private(set) var lists: [NamedWatchlist]
+    /// The shown list, by name: edits from other windows can move it.
+    public private(set) var currentListName: String
     public private(set) var quotes = QuoteStore()
     public private(set) var statuses: BrokerStatusStore
     public private(set) var sort: SortOrder = .symbol
@@ -29,8 +32,8 @@ public struct AppState: Sendable {
     public private(set) var terminalSize: ScreenSize
     /// The symbols the runtime follows on the market feed, as the effects so far have told it.
     public private(set) var followed: Set<String> = []
-    /// Removed symbols with their former position, newest last, for `u`.
-    public private(set) var undoStack: [(symbol: String, index: Int)] = []
+    /// Removed symbols and deleted lists with their former position, newest last, for `u`.
+    public private(set) var undoStack: [Undo] = []
     /// Rows in display order; rebuilt whenever symbols, quotes or the sort change.
     public private(set) var rows: [WatchlistRow] = []
     /// What the add prompt held while its edit is being saved, for the message (or to reopen it).
@@ -61,6 +64,12 @@ public struct AppState: Sendable {
         }
     }
 
+    /// Something `u` can bring back.
+    public enum Undo: Sendable, Hashable {
+        case symbol(String, at: Int, list: String)
+        case list(NamedWatchlist, at: Int)
+    }
+
     private struct PendingAdd: Sendable {
         var text: String
         var alreadyListed: [String]
@@ -68,16 +77,36 @@ public struct AppState: Sendable {
     }
 
     public init(
-        brokers: [ServiceBranding], symbols: [String], settings: Settings, initialMessages: [StatusMessage] = [],
+        brokers: [ServiceBranding], book: WatchlistBook, settings: Settings, initialMessages: [StatusMessage] = [],
         terminalSize: ScreenSize = ScreenSize(columns: 80, rows: 24)
     ) {
         self.brokers = brokers
-        self.symbols = symbols
+        self.lists = book.lists
+        self.currentListName = book.lists[0].name
         self.settings = settings
         self.statuses = BrokerStatusStore(brokers: brokers)
         self.terminalSize = terminalSize
         show(initialMessages)
         rebuildRows()
+    }
+
+    /// One list of `symbols`.
+    public init(
+        brokers: [ServiceBranding], symbols: [String], settings: Settings, initialMessages: [StatusMessage] = [],
+        terminalSize: ScreenSize = ScreenSize(columns: 80, rows: 24)
+    ) {
+        self.init(
+            brokers: brokers, book: WatchlistBook(symbols: symbols), settings: settings,
+            initialMessages: initialMessages, terminalSize: terminalSize)
+    }
+
+    public var currentListIndex: Int {
+        lists.firstIndex { $0.name == currentListName } ?? 0
+    }
+
+    /// The shown list's symbols.
+    public var symbols: [String] {
+        lists[currentListIndex].symbols
     }
 
     // MARK: - Update
@@ -141,12 +170,23 @@ public struct AppState: Sendable {
             if case .adding(let text, _) = mode, text.count < 200 {
                 mode = .adding(text: text + String(character), error: nil)
             }
+            if case .namingList(let purpose, let text, _) = mode, text.count < 100 {
+                mode = .namingList(purpose, text: text + String(character), error: nil)
+            }
         case .inputBackspace:
             if case .adding(let text, _) = mode {
                 mode = .adding(text: String(text.dropLast()), error: nil)
             }
+            if case .namingList(let purpose, let text, _) = mode {
+                mode = .namingList(purpose, text: String(text.dropLast()), error: nil)
+            }
         case .cancelInput:
-            mode = .normal
+            // Naming a list goes back to the menu it came from.
+            if case .namingList = mode {
+                mode = .listMenu(selected: currentListIndex)
+            } else {
+                mode = .normal
+            }
         case .submitInput:
             return submitAddPrompt()
         case .removeSelected:
@@ -154,15 +194,74 @@ public struct AppState: Sendable {
                 say(.info, "Nothing to remove", at: now)
                 return []
             }
-            return [.persist(.remove(symbol))]
+            return [.persist(.remove(symbol, from: currentListName))]
         case .undoRemove:
-            guard let last = undoStack.popLast() else {
+            switch undoStack.popLast() {
+            case .symbol(let symbol, let index, let list)?: return [.persist(.restore(symbol, at: index, in: list))]
+            case .list(let list, let index)?: return [.persist(.restoreList(list, at: index))]
+            case nil:
                 say(.info, "Nothing to undo", at: now)
                 return []
             }
-            return [.persist(.restore(last.symbol, at: last.index))]
+        case .nextList: return showList(at: (currentListIndex + 1) % lists.count, at: now)
+        case .previousList: return showList(at: (currentListIndex + lists.count - 1) % lists.count, at: now)
+        case .showList(let index):
+            guard lists.indices.contains(index) else {
+                say(.info, "There is no list \(index + 1); W makes one", at: now)
+                return []
+            }
+            return showList(at: index, at: now)
+        case .openListMenu:
+            message = nil
+            mode = .listMenu(selected: currentListIndex)
+        case .closeListMenu:
+            mode = .normal
+        case .menuMove(let offset):
+            if case .listMenu(let selected) = mode {
+                mode = .listMenu(selected: min(max(0, selected + offset), lists.count - 1))
+            }
+        case .menuShowSelected:
+            guard case .listMenu(let selected) = mode else { return [] }
+            mode = .normal
+            return showList(at: selected, at: now)
+        case .menuNewList:
+            mode = .namingList(.create, text: "", error: nil)
+        case .menuRenameList:
+            guard case .listMenu(let selected) = mode, lists.indices.contains(selected) else { return [] }
+            mode = .namingList(.rename(lists[selected].name), text: lists[selected].name, error: nil)
+        case .menuDeleteList:
+            guard case .listMenu(let selected) = mode, lists.indices.contains(selected) else { return [] }
+            guard lists.count > 1 else {
+                say(.warning, WatchlistBook.EditError.lastList.description, at: now)
+                return []
+            }
+            mode = .confirmingDelete(list: lists[selected].name)
+        case .menuReorder(let offset):
+            guard case .listMenu(let selected) = mode, lists.indices.contains(selected) else { return [] }
+            return [.persist(.moveList(lists[selected].name, by: offset))]
+        case .confirmDelete:
+            guard case .confirmingDelete(let name) = mode else { return [] }
+            return [.persist(.deleteList(name))]
+        case .cancelDelete:
+            guard case .confirmingDelete(let name) = mode else { return [] }
+            mode = .listMenu(selected: lists.firstIndex { $0.name == name } ?? 0)
         }
         return []
+    }
+
+    /// Shows the list at `index`: the feed follows its symbols instead, and a snapshot fills its rows.
+    private mutating func showList(at index: Int, at now: Date) -> [AppEffect] {
+        guard lists.indices.contains(index), index != currentListIndex || rows.isEmpty else { return [] }
+        let before = followed
+        currentListName = lists[index].name
+        selectedKey = nil
+        selectedIndex = 0
+        forgetQuotesNotShown()
+        rebuildRows()
+        say(.info, "\(currentListName): \(symbols.count == 1 ? "1 symbol" : "\(symbols.count) symbols")", at: now)
+        let effects = followCurrentSymbols()
+        let new = symbols.filter { !before.contains($0) }
+        return effects + (new.isEmpty ? [] : [.fetchSnapshot(new)])
     }
 
     /// A page is what the table shows at this terminal size, less one row of overlap.
@@ -173,6 +272,9 @@ public struct AppState: Sendable {
     // MARK: - Editing
 
     private mutating func submitAddPrompt() -> [AppEffect] {
+        if case .namingList(let purpose, let text, _) = mode {
+            return submitListName(text, for: purpose)
+        }
         guard case .adding(let text, _) = mode else { return [] }
         switch AddSymbolsInput.parse(text, existing: symbols) {
         case .rejected(let reason):
@@ -184,18 +286,48 @@ public struct AppState: Sendable {
             mode = invalid.isEmpty
                 ? .normal
                 : .adding(text: invalid.map(\.text).joined(separator: " "), error: "not added: \(Self.reasons(invalid))")
-            return [.persist(.add(new))]
+            return [.persist(.add(new, to: currentListName))]
+        }
+    }
+
+    /// A name is checked here first, so a bad one keeps the prompt open at once; the store checks it
+    /// again against the file, where another window may have taken it.
+    private mutating func submitListName(_ text: String, for purpose: ListNaming) -> [AppEffect] {
+        let others: [String]
+        if case .rename(let old) = purpose { others = lists.map(\.name).filter { $0 != old } } else { others = lists.map(\.name) }
+        switch NamedWatchlist.validateName(text, existing: others) {
+        case .failure(let error):
+            mode = .namingList(purpose, text: text, error: error.description)
+            return []
+        case .success(let name):
+            switch purpose {
+            case .create: return [.persist(.createList(name))]
+            case .rename(let old): return [.persist(.renameList(old, to: name))]
+            }
         }
     }
 
     private mutating func persisted(
         _ edit: WatchlistEdit, _ result: Result<WatchlistEditOutcome, WatchlistStoreError>, at now: Date
     ) -> [AppEffect] {
-        switch (edit, result) {
-        case (.add, .success(let outcome)):
+        let outcome: WatchlistEditOutcome
+        switch result {
+        case .success(let saved):
+            outcome = saved
+        case .failure(let error):
+            notSaved(edit, because: error.description, at: now)
+            return []
+        }
+        let before = followed
+        setLists(outcome.lists)
+        if let refusal = outcome.refusal {
+            notSaved(edit, because: refusal.description, at: now)
+            return followCurrentSymbols()
+        }
+        switch edit {
+        case .add:
             let pending = pendingAdd
             pendingAdd = nil
-            setSymbols(outcome.symbols)
             if let first = outcome.added.first { select(symbol: first) }
             var text = outcome.added.isEmpty ? "Nothing new to add" : "Added \(outcome.added.joined(separator: ", "))"
             if let listed = pending?.alreadyListed, !listed.isEmpty {
@@ -207,40 +339,75 @@ public struct AppState: Sendable {
             } else {
                 say(.info, text, at: now)
             }
-            announce(outcome.notes, at: now)
-            return followCurrentSymbols() + (outcome.added.isEmpty ? [] : [.fetchSnapshot(outcome.added)])
-        case (.add, .failure(let error)):
-            mode = .adding(text: pendingAdd?.text ?? "", error: "not saved: \(error.description)")
-            pendingAdd = nil
-            return []
-
-        case (.remove(let symbol), .success(let outcome)):
+        case .remove(let symbol, let list):
             if let index = outcome.removedIndex {
-                undoStack.append((symbol, index))
-                if undoStack.count > 50 { undoStack.removeFirst() }
-                // The row that takes its place is selected.
-                selectedKey = nil
+                remember(.symbol(symbol, at: index, list: list))
                 say(.info, "Removed \(symbol) · u to undo\(unsavedNote)", at: now)
             }
-            setSymbols(outcome.symbols)
-            announce(outcome.notes, at: now)
-            return followCurrentSymbols()
-        case (.remove(let symbol), .failure(let error)):
-            say(.error, "Could not remove \(symbol): \(error.description)", at: now)
-            return []
-
-        case (.restore(let symbol, _), .success(let outcome)):
-            setSymbols(outcome.symbols)
-            select(symbol: symbol)
+        case .restore(let symbol, _, let list):
+            if list == currentListName { select(symbol: symbol) }
             say(.info, "Restored \(symbol)\(unsavedNote)", at: now)
-            announce(outcome.notes, at: now)
-            return followCurrentSymbols() + [.fetchSnapshot([symbol])]
-        case (.restore(let symbol, let index), .failure(let error)):
-            // Kept for another try.
-            undoStack.append((symbol, index))
-            say(.error, "Could not restore \(symbol): \(error.description)", at: now)
-            return []
+        case .createList:
+            let name = outcome.savedName ?? ""
+            currentListName = lists.contains { $0.name == name } ? name : currentListName
+            selectedKey = nil
+            selectedIndex = 0
+            rebuildRows()
+            mode = .normal
+            say(.info, "Created list \(name) · a adds symbols to it\(unsavedNote)", at: now)
+        case .renameList(let old, _):
+            let name = outcome.savedName ?? old
+            if currentListName == old { currentListName = name }
+            mode = .listMenu(selected: lists.firstIndex { $0.name == name } ?? currentListIndex)
+            say(.info, "Renamed list \(old) to \(name)\(unsavedNote)", at: now)
+        case .deleteList(let name):
+            if let list = outcome.deletedList, let index = outcome.deletedIndex {
+                remember(.list(list, at: index))
+            }
+            mode = .listMenu(selected: min(outcome.deletedIndex ?? 0, lists.count - 1))
+            say(.info, "Deleted list \(name) · u to undo\(unsavedNote)", at: now)
+        case .restoreList(let list, _):
+            say(.info, "Restored list \(list.name)\(unsavedNote)", at: now)
+        case .moveList(let name, _):
+            if case .listMenu = mode { mode = .listMenu(selected: lists.firstIndex { $0.name == name } ?? 0) }
         }
+        announce(outcome.notes, at: now)
+        let new = symbols.filter { !before.contains($0) }
+        return followCurrentSymbols() + (new.isEmpty ? [] : [.fetchSnapshot(new)])
+    }
+
+    /// An edit the file or the lists on disk refused: what the user did is kept where it was typed.
+    private mutating func notSaved(_ edit: WatchlistEdit, because reason: String, at now: Date) {
+        switch edit {
+        case .add:
+            mode = .adding(text: pendingAdd?.text ?? "", error: "not saved: \(reason)")
+            pendingAdd = nil
+        case .createList, .renameList:
+            if case .namingList(let purpose, let text, _) = mode {
+                mode = .namingList(purpose, text: text, error: "not saved: \(reason)")
+            } else {
+                say(.error, "Could not save the list: \(reason)", at: now)
+            }
+        case .remove(let symbol, _):
+            say(.error, "Could not remove \(symbol): \(reason)", at: now)
+        case .restore(let symbol, let index, let list):
+            // Kept for another try.
+            remember(.symbol(symbol, at: index, list: list))
+            say(.error, "Could not restore \(symbol): \(reason)", at: now)
+        case .deleteList(let name):
+            mode = .listMenu(selected: lists.firstIndex { $0.name == name } ?? currentListIndex)
+            say(.error, "Could not delete list \(name): \(reason)", at: now)
+        case .restoreList(let list, let index):
+            remember(.list(list, at: index))
+            say(.error, "Could not restore list \(list.name): \(reason)", at: now)
+        case .moveList(let name, _):
+            say(.error, "Could not move list \(name): \(reason)", at: now)
+        }
+    }
+
+    private mutating func remember(_ undo: Undo) {
+        undoStack.append(undo)
+        if undoStack.count > 50 { undoStack.removeFirst() }
     }
 
     /// Said after an edit in a run whose list is not saved (`--symbols`), so nobody expects it next time.
@@ -271,10 +438,22 @@ public struct AppState: Sendable {
         return effects
     }
 
-    private mutating func setSymbols(_ new: [String]) {
-        for gone in symbols where !new.contains(gone) { quotes.removeSymbol(gone) }
-        symbols = new
+    /// The lists as the store has them now. The shown list stays shown by name; when another window
+    /// deleted it, its neighbour is shown.
+    private mutating func setLists(_ new: [NamedWatchlist]) {
+        guard !new.isEmpty else { return }
+        let index = currentListIndex
+        lists = new
+        if !lists.contains(where: { $0.name == currentListName }) {
+            currentListName = lists[min(index, lists.count - 1)].name
+        }
+        forgetQuotesNotShown()
         rebuildRows()
+    }
+
+    /// Quotes of symbols no longer on screen go, so a symbol shown again starts without old prices.
+    private mutating func forgetQuotesNotShown() {
+        quotes.keepOnly(Set(symbols))
     }
 
     // MARK: - Accounts
@@ -388,7 +567,10 @@ public struct AppState: Sendable {
             accounts: accounts,
             securityWarning: settings.securityWarning,
             messageLog: messageLog,
-            isSaved: settings.isSaved
+            isSaved: settings.isSaved,
+            listNames: lists.map(\.name),
+            currentList: currentListIndex,
+            listSizes: lists.map(\.symbols.count)
         )
     }
 

@@ -11,6 +11,10 @@ public enum KeyMap {
         case .adding: return addingAction(for: key)
         case .help: return helpAction(for: key)
         case .messageLog: return messageLogAction(for: key)
+        case .listMenu: return listMenuAction(for: key)
+        // Naming a list types like the add prompt.
+        case .namingList: return addingAction(for: key)
+        case .confirmingDelete: return confirmAction(for: key)
         }
     }
 
@@ -29,6 +33,10 @@ public enum KeyMap {
         case .character("A"): .toggleAccounts
         case .character("?"): .toggleHelp
         case .character("m"): .toggleMessageLog
+        case .tab: .nextList
+        case .backTab: .previousList
+        case .character("W"): .openListMenu
+        case .character(let digit) where ("1"..."9").contains(digit): .showList(Int(String(digit))! - 1)
         case .character("q"): .quit
         case .escape: .dismiss
         default: nil
@@ -51,6 +59,30 @@ public enum KeyMap {
     private static func helpAction(for key: KeyPress) -> WatchlistAction? {
         switch key {
         case .character("?"), .character("q"), .escape, .enter: .toggleHelp
+        default: nil
+        }
+    }
+
+    private static func listMenuAction(for key: KeyPress) -> WatchlistAction? {
+        switch key {
+        case .character("j"), .down: .menuMove(by: 1)
+        case .character("k"), .up: .menuMove(by: -1)
+        case .enter: .menuShowSelected
+        case .character("n"), .character("a"): .menuNewList
+        case .character("r"): .menuRenameList
+        case .character("d"), .delete: .menuDeleteList
+        case .character("J"): .menuReorder(by: 1)
+        case .character("K"): .menuReorder(by: -1)
+        case .character("u"): .undoRemove
+        case .character("W"), .character("q"), .escape: .closeListMenu
+        default: nil
+        }
+    }
+
+    private static func confirmAction(for key: KeyPress) -> WatchlistAction? {
+        switch key {
+        case .character("y"), .character("Y"): .confirmDelete
+        case .character("n"), .character("N"), .escape: .cancelDelete
         default: nil
         }
     }

@@ -17,4 +17,16 @@ public enum WatchlistAction: Sendable, Hashable {
     /// Opens or closes the message log (`m`).
     case toggleMessageLog
     case quit
+    // Lists
+    case nextList, previousList
+    /// `1`…`9`: the list at this index (from 0).
+    case showList(Int)
+    case openListMenu, closeListMenu
+    case menuMove(by: Int)
+    /// Enter in the menu: show the highlighted list.
+    case menuShowSelected
+    case menuNewList, menuRenameList, menuDeleteList
+    /// `J` / `K` in the menu: move the highlighted list down or up.
+    case menuReorder(by: Int)
+    case confirmDelete, cancelDelete
 }

@@ -1,30 +1,51 @@
 import Stores
 
-/// A change to the saved watchlist, applied by the runtime through `WatchlistStore` (which merges it
-/// with what other instances wrote).
+/// A change to the saved lists, applied by the runtime through `WatchlistStore` (which merges it with
+/// what other instances wrote). Lists are named, so an edit lands on the right list whatever another
+/// instance did to the order.
 public enum WatchlistEdit: Sendable, Hashable {
-    /// Append these normalized symbols (those already present are skipped).
-    case add([String])
-    case remove(String)
+    /// Append these normalized symbols to a list (those already present are skipped).
+    case add([String], to: String)
+    case remove(String, from: String)
     /// Put a removed symbol back where it was (undo).
-    case restore(String, at: Int)
+    case restore(String, at: Int, in: String)
+    case createList(String)
+    case renameList(String, to: String)
+    case deleteList(String)
+    /// Put a deleted list back where it was (undo).
+    case restoreList(NamedWatchlist, at: Int)
+    case moveList(String, by: Int)
 }
 
 /// What an edit did, as the store saw it.
 public struct WatchlistEditOutcome: Sendable, Hashable {
-    /// The whole list after the edit.
-    public var symbols: [String]
+    /// Every list after the edit (another instance's edits included).
+    public var lists: [NamedWatchlist]
     /// For `.add`: the symbols that were new.
     public var added: [String]
     /// For `.remove`: where the symbol was, or nil when it was gone already.
     public var removedIndex: Int?
+    /// For `.deleteList`: the list as it was on disk, and where it was, for undo.
+    public var deletedList: NamedWatchlist?
+    public var deletedIndex: Int?
+    /// For `.createList` and `.renameList`: the name as saved (trimmed).
+    public var savedName: String?
+    /// Why the lists as they are on disk refused the edit (a list deleted in another window); the file is fine.
+    public var refusal: WatchlistBook.EditError?
     /// A corrupt file found (and moved aside) while editing.
     public var notes: [WatchlistLoadNote]
 
-    public init(symbols: [String], added: [String] = [], removedIndex: Int? = nil, notes: [WatchlistLoadNote] = []) {
-        self.symbols = symbols
+    public init(
+        lists: [NamedWatchlist], added: [String] = [], removedIndex: Int? = nil, deletedList: NamedWatchlist? = nil, deletedIndex: Int? = nil,
+        savedName: String? = nil, refusal: WatchlistBook.EditError? = nil, notes: [WatchlistLoadNote] = []
+    ) {
+        self.lists = lists
         self.added = added
         self.removedIndex = removedIndex
+        self.deletedList = deletedList
+        self.deletedIndex = deletedIndex
+        self.savedName = savedName
+        self.refusal = refusal
         self.notes = notes
     }
 }
