@@ -35,6 +35,8 @@ public enum InputMode: Sendable, Hashable {
     case namingList(ListNaming, text: String, error: String?)
     /// Asking before a list is deleted.
     case confirmingDelete(list: String)
+    /// The detail view of one symbol across every broker (Enter on a row).
+    case detail(symbol: String)
 }
 
 /// What a list name being typed is for.
@@ -160,6 +162,8 @@ public struct WatchlistViewState: Sendable, Hashable {
     public var currentList: Int
     /// How many symbols each list holds (the lists menu says so).
     public var listSizes: [Int]
+    /// The symbol across every broker, while the detail view is open.
+    public var detail: SymbolDetail?
     /// Rows whose last quote is older than this are drawn dimmed.
     public var staleAfter: TimeInterval
     /// How long a changed price stays highlighted.
@@ -172,8 +176,9 @@ public struct WatchlistViewState: Sendable, Hashable {
         mode: InputMode = .normal, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
         staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil,
         securityWarning: String? = nil, messageLog: [StatusMessage] = [], isSaved: Bool = true,
-        listNames: [String] = ["Watchlist"], currentList: Int = 0, listSizes: [Int] = []
+        listNames: [String] = ["Watchlist"], currentList: Int = 0, listSizes: [Int] = [], detail: SymbolDetail? = nil
     ) {
+        self.detail = detail
         self.listNames = listNames
         self.currentList = currentList
         self.listSizes = listSizes

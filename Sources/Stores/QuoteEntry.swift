@@ -11,6 +11,8 @@ public struct QuoteEntry: Sendable, Hashable {
     public var lastChangeAt: Date?
     /// +1 up, -1 down, 0 unknown.
     public var lastChangeDirection: Int
+    /// The last prices, one a second for 30 minutes, for the detail view's chart.
+    public var history = PriceHistory()
 
     public init(
         quote: CommonQuote? = nil, error: BrokerError? = nil, receivedAt: Date? = nil,

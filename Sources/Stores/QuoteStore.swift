@@ -22,20 +22,24 @@ public struct QuoteStore: Sendable {
     /// last quote. Direction and `lastChangeAt` move only when `last` differs from the previous quote,
     /// so a repeated price does not flash.
     public mutating func record(_ result: Result<CommonQuote, BrokerError>, for key: QuoteKey, receivedAt: Date) {
-        var entry = entries[key] ?? QuoteEntry()
+        // In place: the entry holds the price history, which a copy would duplicate on every quote.
         switch result {
         case .success(let quote):
-            if let previous = entry.quote, previous.last != quote.last {
-                entry.lastChangeDirection = quote.last > previous.last ? 1 : -1
-                entry.lastChangeAt = receivedAt
-            }
-            entry.quote = Self.keepingPreviousClose(quote, from: entry.quote)
-            entry.error = nil
-            entry.receivedAt = receivedAt
+            Self.record(quote, receivedAt: receivedAt, into: &entries[key, default: QuoteEntry()])
         case .failure(let error):
-            entry.error = error
+            entries[key, default: QuoteEntry()].error = error
         }
-        entries[key] = entry
+    }
+
+    private static func record(_ quote: CommonQuote, receivedAt: Date, into entry: inout QuoteEntry) {
+        if let previous = entry.quote, previous.last != quote.last {
+            entry.lastChangeDirection = quote.last > previous.last ? 1 : -1
+            entry.lastChangeAt = receivedAt
+        }
+        entry.quote = keepingPreviousClose(quote, from: entry.quote)
+        entry.error = nil
+        entry.receivedAt = receivedAt
+        entry.history.record(quote.last, at: receivedAt)
     }
 
     /// Trade and quote events on a stream carry no previous close, while the snapshot the row started

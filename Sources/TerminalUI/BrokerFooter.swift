@@ -40,9 +40,15 @@ struct BrokerFooter {
         Hint(key: "Esc", label: "close", priority: 3),
     ]
 
+    /// In the detail view: back to the list.
+    private static let detailHints = [
+        Hint(key: "Esc", label: "back to the list", priority: 9),
+    ]
+
     /// The keys the screen in front accepts.
     private var hints: [Hint] {
         switch state.mode {
+        case .detail: Self.detailHints
         case .listMenu, .namingList, .confirmingDelete: Self.listMenuHints
         default: Self.watchlistHints
         }

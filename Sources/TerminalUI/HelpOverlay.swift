@@ -12,6 +12,7 @@ struct HelpOverlay {
         ("PgUp  PgDn", "page up / down"),
         ("g  G  Home  End", "first / last row"),
         ("s", "sort by " + SortOrder.allCases.map(\.label).joined(separator: ", ")),
+        ("Enter", "the symbol across every broker, with a chart"),
         ("Tab  Shift-Tab", "next / previous list"),
         ("1 … 9", "show list 1 … 9"),
         ("W", "lists: new, rename, delete, reorder"),

@@ -76,6 +76,8 @@ struct Palette: Sendable {
     var hintLabel: Style { Style(dim: true) }
     var overlayBorder: Style { pick(Style(foreground: .cyan), .plain) }
     var overlayTitle: Style { Style(bold: true) }
+    /// The best bid or ask across brokers, in the detail view.
+    var best: Style { pick(Style(foreground: .green, bold: true), Style(bold: true, underline: true)) }
     var selectedList: Style { Style(bold: true, reverse: true) }
     var selectedListKey: Style { Style(bold: true, reverse: true) }
     var activeTab: Style { pick(Style(foreground: .black, background: .cyan, bold: true), Style(bold: true, reverse: true)) }

@@ -10,8 +10,14 @@ public struct RenderOptions: Sendable, Hashable {
     /// Rising and falling prices (the config's `theme`).
     public var upColor: TerminalColor
     public var downColor: TerminalColor
+    /// false: charts use ASCII instead of braille (a locale that is not UTF-8).
+    public var unicode: Bool
 
-    public init(color: Bool = true, timeZone: TimeZone = .current, upColor: TerminalColor = .green, downColor: TerminalColor = .red) {
+    public init(
+        color: Bool = true, timeZone: TimeZone = .current, upColor: TerminalColor = .green, downColor: TerminalColor = .red,
+        unicode: Bool = true
+    ) {
+        self.unicode = unicode
         self.color = color
         self.timeZone = timeZone
         self.upColor = upColor

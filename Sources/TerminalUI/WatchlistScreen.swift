@@ -41,6 +41,14 @@ public enum WatchlistScreen {
         }
         let footerRow = size.rows - 1
         let statusRow = footerRow - statusHeight(of: state, size: size, now: now)
+        if let detail = state.detail {
+            // The detail view takes the place of the table; header, status line and footer stay.
+            HeaderBar(state: state, now: now, options: options, palette: palette).draw(into: &buffer, row: 0)
+            DetailView(detail: detail, now: now, unicode: options.unicode, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+            StatusLine(state: state, now: now, palette: palette).draw(into: &buffer, rows: statusRow..<footerRow)
+            BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow)
+            return buffer
+        }
         let panelHeight = state.accounts.map { AccountsPanelView.height(of: $0, available: statusRow - 2) } ?? 0
         let tableRows = 2..<(statusRow - panelHeight)
         let first = viewport.scroll(toShow: state.selectedIndex, rowCount: state.rows.count, height: tableRows.count)
@@ -60,7 +68,7 @@ public enum WatchlistScreen {
                 .draw(into: &buffer, rows: 1..<footerRow)
         case .listMenu, .namingList, .confirmingDelete:
             ListMenuOverlay(state: state, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
-        case .normal, .adding:
+        case .normal, .adding, .detail:
             break
         }
         return buffer

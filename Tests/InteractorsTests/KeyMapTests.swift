@@ -32,7 +32,7 @@ import TerminalKit
     }
 
     @Test func normalModeIgnoresOtherKeys() {
-        for key in [KeyPress.character("x"), .character("Z"), .character("0"), .enter, .left, .right, .resize, .control("a")] {
+        for key in [KeyPress.character("x"), .character("Z"), .character("0"), .left, .right, .resize, .control("a")] {
             #expect(KeyMap.action(for: key, mode: .normal) == nil)
         }
     }
@@ -49,6 +49,15 @@ import TerminalKit
         #expect(KeyMap.action(for: .control("c"), mode: adding) == .quit)
         #expect(KeyMap.action(for: .character("\u{1B}"), mode: adding) == nil)
         #expect(KeyMap.action(for: .up, mode: adding) == nil)
+    }
+
+    @Test func detailKeys() {
+        #expect(KeyMap.action(for: .enter, mode: .normal) == .openDetail)
+        for key in [KeyPress.escape, .enter, .character("q")] {
+            #expect(KeyMap.action(for: key, mode: .detail(symbol: "AAPL")) == .closeDetail)
+        }
+        #expect(KeyMap.action(for: .character("d"), mode: .detail(symbol: "AAPL")) == nil)
+        #expect(KeyMap.action(for: .control("c"), mode: .detail(symbol: "AAPL")) == .quit)
     }
 
     @Test func listKeys() {

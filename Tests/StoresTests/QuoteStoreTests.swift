@@ -18,7 +18,9 @@ import Stores
         store.apply(MarketUpdate(quotes: [aapl: quote("AAPL", 190)]), receivedAt: t0)
 
         let entry = store.entry(for: aapl)
-        #expect(entry == QuoteEntry(quote: quote("AAPL", 190), receivedAt: t0))
+        var expected = QuoteEntry(quote: quote("AAPL", 190), receivedAt: t0)
+        expected.history.record(190, at: t0)
+        #expect(entry == expected)
         #expect(store.entry(for: aaplBeta) == nil)
         #expect(store.count == 1)
     }

@@ -8,12 +8,20 @@ import TerminalUI
 /// The full-screen watchlist: curses on its own thread, the app runtime on an actor, keys, sizes and
 /// ticks in between as events.
 enum InteractiveCommand {
+    /// The first of LC_ALL, LC_CTYPE and LANG that is set decides, as for every program.
+    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let lowered = locale.lowercased()
+        return lowered.contains("utf-8") || lowered.contains("utf8")
+    }
+
     static func run(_ app: AppComposition) async -> Int32 {
         let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo, securityWarning: app.securityWarning))
         let renderOptions = RenderOptions(
             color: app.colorEnabled,
             upColor: TerminalColor(app.config.theme.up),
-            downColor: TerminalColor(app.config.theme.down)
+            downColor: TerminalColor(app.config.theme.down),
+            unicode: Self.localeIsUTF8(ProcessInfo.processInfo.environment)
         )
         // The table's scroll position belongs to the frames, not to the app state (TableViewport).
         let viewport = Mutex(TableViewport())

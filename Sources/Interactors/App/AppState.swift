@@ -239,6 +239,12 @@ public struct AppState: Sendable {
         case .menuReorder(let offset):
             guard case .listMenu(let selected) = mode, lists.indices.contains(selected) else { return [] }
             return [.persist(.moveList(lists[selected].name, by: offset))]
+        case .openDetail:
+            guard let symbol = selectedRow?.key.symbol else { return [] }
+            message = nil
+            mode = .detail(symbol: symbol)
+        case .closeDetail:
+            mode = .normal
         case .confirmDelete:
             guard case .confirmingDelete(let name) = mode else { return [] }
             return [.persist(.deleteList(name))]
@@ -570,8 +576,26 @@ public struct AppState: Sendable {
             isSaved: settings.isSaved,
             listNames: lists.map(\.name),
             currentList: currentListIndex,
-            listSizes: lists.map(\.symbols.count)
+            listSizes: lists.map(\.symbols.count),
+            detail: detail
         )
+    }
+
+    /// The symbol the detail view shows, across every broker, while it is open.
+    private var detail: SymbolDetail? {
+        guard case .detail(let symbol) = mode else { return nil }
+        return SymbolDetail(symbol: symbol, entries: brokers.map { broker in
+            let key = QuoteKey(brandID: broker.id, symbol: symbol)
+            let entry = quotes.entry(for: key)
+            return SymbolDetail.Entry(
+                branding: broker,
+                quote: entry?.quote,
+                error: Self.rowError(entry: entry, brokerState: statuses.state(for: broker.id)),
+                state: statuses.state(for: broker.id) ?? .connecting,
+                receivedAt: entry?.receivedAt,
+                seenRange: entry?.history.range,
+                history: entry?.history.points(since: .distantPast).map { PricePoint(time: $0.time, price: $0.price) } ?? [])
+        })
     }
 
     // MARK: - Rows

@@ -15,6 +15,7 @@ public enum KeyMap {
         // Naming a list types like the add prompt.
         case .namingList: return addingAction(for: key)
         case .confirmingDelete: return confirmAction(for: key)
+        case .detail: return detailAction(for: key)
         }
     }
 
@@ -33,6 +34,7 @@ public enum KeyMap {
         case .character("A"): .toggleAccounts
         case .character("?"): .toggleHelp
         case .character("m"): .toggleMessageLog
+        case .enter: .openDetail
         case .tab: .nextList
         case .backTab: .previousList
         case .character("W"): .openListMenu
@@ -75,6 +77,14 @@ public enum KeyMap {
         case .character("K"): .menuReorder(by: -1)
         case .character("u"): .undoRemove
         case .character("W"), .character("q"), .escape: .closeListMenu
+        default: nil
+        }
+    }
+
+    /// Like an overlay: Esc, Enter or q goes back to the list, where the same row is selected.
+    private static func detailAction(for key: KeyPress) -> WatchlistAction? {
+        switch key {
+        case .escape, .enter, .character("q"): .closeDetail
         default: nil
         }
     }

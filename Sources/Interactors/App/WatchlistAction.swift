@@ -29,4 +29,6 @@ public enum WatchlistAction: Sendable, Hashable {
     /// `J` / `K` in the menu: move the highlighted list down or up.
     case menuReorder(by: Int)
     case confirmDelete, cancelDelete
+    /// Enter on a row: the symbol across every broker; Esc or Enter goes back.
+    case openDetail, closeDetail
 }

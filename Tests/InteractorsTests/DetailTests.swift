@@ -1,0 +1,48 @@
+import Domain
+import Foundation
+import Interactors
+import Stores
+import TerminalKit
+import Testing
+
+@Suite struct DetailTests {
+    @Test func enterOpensTheSelectedSymbolAcrossBrokersAndEscReturnsToTheSameRow() {
+        var driver = AppStateDriver(brokers: [alpha, beta], symbols: ["AAPL", "MSFT"])
+        for (second, price) in [(0.0, 101.0), (1.2, 102.0), (1.7, 103.0), (5.0, 99.0)] {
+            driver.now = t0.addingTimeInterval(second)
+            driver.apply(MarketUpdate(quotes: [QuoteKey(brandID: "beta", symbol: "MSFT"): quote("MSFT", price)]))
+        }
+        driver.press(.down, .down, .down)
+        #expect(driver.state.selectedRow?.id == "beta:MSFT")
+        driver.press(.enter)
+        #expect(driver.state.mode == .detail(symbol: "MSFT"))
+        let detail = driver.state.viewState().detail
+        #expect(detail?.symbol == "MSFT")
+        #expect(detail?.entries.map(\.branding.id) == ["alpha", "beta"])
+        // One point a second: the later price in a second replaces the earlier one.
+        #expect(detail?.entries[1].history.map(\.price) == [101, 103, 99])
+        #expect(detail?.entries[1].seenRange == 99...103)
+        #expect(detail?.entries[0].history == [])
+        driver.press(.escape)
+        #expect(driver.state.mode == .normal)
+        #expect(driver.state.viewState().detail == nil)
+        #expect(driver.state.selectedRow?.id == "beta:MSFT")
+        driver.press(.enter, .enter)
+        #expect(driver.state.mode == .normal, "Enter goes back too")
+    }
+
+    @Test func priceHistoryIsBoundedToThirtyMinutesAtOnePointASecond() {
+        var history = PriceHistory()
+        for second in 0..<(PriceHistory.capacity + 500) {
+            history.record(Double(second), at: t0.addingTimeInterval(Double(second)))
+        }
+        #expect(history.count <= PriceHistory.capacity + 60)
+        let recent = history.points(since: t0.addingTimeInterval(Double(PriceHistory.capacity + 500 - 10)))
+        #expect(recent.map(\.price) == (PriceHistory.capacity + 490..<PriceHistory.capacity + 500).map(Double.init))
+        history.record(.nan, at: t0.addingTimeInterval(1e6))
+        #expect(history.points(since: t0.addingTimeInterval(1e6 - 1)).isEmpty, "a price that is not a number is not a point")
+        // A time before the last point (another clock) updates the last point.
+        history.record(-1, at: t0)
+        #expect(history.points(since: .distantPast).last?.price == -1)
+    }
+}
