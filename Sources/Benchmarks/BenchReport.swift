@@ -159,7 +159,13 @@ struct BenchReport {
                                   both("fullRepaintBytes", { String(format: "%.0f", $0) }),
                                   both("oneRowChangePercentOfRepaint", { String(format: "%.2f%%", $0) })], widths))
             }
+            if median("render.detail.frameMilliseconds") != nil {
+                lines.append(row(["detail", cell(median("render.detail.composeMilliseconds"), Format.milliseconds),
+                                  cell(median("render.detail.diffMilliseconds"), Format.milliseconds),
+                                  cell(median("render.detail.frameMilliseconds"), Format.milliseconds), "—", "—", "—"], widths))
+            }
             lines.append("  both frames hold the same 1,000-row watchlist; 120x40 shows its first 36 rows.")
+            lines.append("  detail: the detail view at 120x40, three brokers with 30 minutes of history each in its chart.")
             lines.append("  c: what ncurses wrote to a pty of the frame's size, drawing as the app does (CursesScreen); a: the benchmark's own ANSI writer of the same runs, into a pipe.")
             lines.append("")
         }

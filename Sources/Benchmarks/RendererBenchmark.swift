@@ -60,6 +60,19 @@ struct RendererBenchmark: Sendable {
                 figures.add("\(name).oneRowChangeRuns", Double(change.count))
             }
         }
+        // The detail view: three brokers, each with a full 30 minutes of history in its chart.
+        let detailBefore = Self.detailState(tick: 0)
+        let detailAfter = Self.detailState(tick: 1)
+        for run in 1...runs {
+            log("render detail 120x40, run \(run)")
+            let compose = medianTime { _ = WatchlistScreen.render(detailAfter, size: Self.typical, now: Self.now, options: Self.options) }
+            let old = WatchlistScreen.render(detailBefore, size: Self.typical, now: Self.now, options: Self.options)
+            let new = WatchlistScreen.render(detailAfter, size: Self.typical, now: Self.now, options: Self.options)
+            let diff = medianTime { _ = FrameDiff.runs(from: old, to: new) }
+            figures.add("render.detail.composeMilliseconds", compose * 1e3)
+            figures.add("render.detail.diffMilliseconds", diff * 1e3)
+            figures.add("render.detail.frameMilliseconds", (compose + diff) * 1e3)
+        }
         figures.note("render.bytes", "through ncurses into a pty (c), and an ANSI writer of the FrameDiff runs into a pipe (a)")
         return figures
     }
@@ -76,6 +89,27 @@ struct RendererBenchmark: Sendable {
             samples.append(MonotonicTime.seconds(MonotonicTime.now() - start))
         } while MonotonicTime.now() < deadline && samples.count < 2_000
         return Statistics.median(samples) ?? .nan
+    }
+
+    // MARK: The detail view
+
+    /// AAPL across the three brokers with 1,800 points each (30 minutes at one a second); `tick` moves
+    /// the last price, as a quote would.
+    static func detailState(tick: Int) -> WatchlistViewState {
+        let entries = brokers.enumerated().map { index, branding in
+            let history = (0..<1_800).map { second in
+                PricePoint(time: now.addingTimeInterval(Double(second - 1_800)), price: 190 + sin(Double(second + index * 40) / 60) * 2)
+            }
+            let last = (history.last?.price ?? 190) + Double(tick) * 0.01
+            return SymbolDetail.Entry(
+                branding: branding, quote: CommonQuote(symbol: "AAPL", last: last, timestamp: now, bid: last - 0.01, ask: last + 0.01, volume: 52_000_000),
+                state: .live, receivedAt: now, seenRange: 188...192, history: history)
+        }
+        var state = WatchlistViewState(isDemo: true)
+        state.mode = .detail(symbol: "AAPL")
+        state.detail = SymbolDetail(symbol: "AAPL", entries: entries)
+        state.brokers = brokers.map { BrokerStatus(branding: $0, state: .live) }
+        return state
     }
 
     // MARK: The watchlist
