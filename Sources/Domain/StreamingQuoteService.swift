@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a streaming connection reports.
 public enum QuoteEvent: Sendable, Hashable {
     case quote(CommonQuote)
@@ -5,6 +7,9 @@ public enum QuoteEvent: Sendable, Hashable {
     case symbolFailed(String, BrokerError)
     /// The connection is authenticated and ready for subscriptions.
     case live
+    /// A request failed for a reason that passes (`error` is not permanent): nothing is asked of the broker
+    /// before `at`, and the session goes on. The next answer is followed by `.live` again.
+    case retrying(at: Date, after: BrokerError)
 }
 
 /// One upstream connection to a broker. The hub owns it: it subscribes and unsubscribes as demand

@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Interactors
 
 /// The last row: each broker's connection state on the left, key hints on the right. When the row is
@@ -6,6 +7,8 @@ import Interactors
 struct BrokerFooter {
     let state: WatchlistViewState
     let palette: Palette
+    /// Counts a retry down.
+    let now: Date
 
     private struct Hint {
         var key: String
@@ -54,12 +57,12 @@ struct BrokerFooter {
                 text.append(cells: TerminalText.truncatedCells(TerminalText.sanitize(broker.branding.name), toWidth: 20), style: .plain)
             }
             text.append(" ")
-            text.append(Self.describe(broker.state), style: palette.connection(broker.state))
+            text.append(Self.describe(broker.state, now: now), style: palette.connection(broker.state))
         }
         return text
     }
 
-    static func describe(_ state: BrokerConnectionState) -> String {
+    static func describe(_ state: BrokerConnectionState, now: Date) -> String {
         switch state {
         case .live: "● live"
         case .connecting: "connecting…"
@@ -68,7 +71,16 @@ struct BrokerFooter {
             // Long enough for "unauthorized, check APCA_API_KEY_ID": the one thing the user must read.
             "failed: " + TerminalText.truncate(TerminalText.sanitize(reason), toWidth: 44)
         case .polling: "polling"
+        case .retrying(let at, .rateLimited): "rate limited, retry in \(secondsLeft(until: at, now: now))s"
+        case .retrying(_, let error): "retrying: " + error.shortReason
         }
+    }
+
+    /// Whole seconds until `deadline`, rounded up so "0s" means the wait is over; never negative.
+    static func secondsLeft(until deadline: Date, now: Date) -> Int {
+        let left = deadline.timeIntervalSince(now)
+        guard left.isFinite, left > 0 else { return 0 }
+        return Int(min(left, 86_400).rounded(.up))
     }
 
     private func hintText(keeping count: Int) -> StyledText {

@@ -37,7 +37,7 @@ public enum WatchlistScreen {
             AccountsPanelView(panel: panel, palette: palette).draw(into: &buffer, rows: (statusRow - panelHeight)..<statusRow)
         }
         StatusLine(state: state, palette: palette).draw(into: &buffer, row: statusRow)
-        BrokerFooter(state: state, palette: palette).draw(into: &buffer, row: footerRow)
+        BrokerFooter(state: state, palette: palette, now: now).draw(into: &buffer, row: footerRow)
         if state.mode == .help {
             HelpOverlay(palette: palette).draw(into: &buffer, rows: 1..<footerRow)
         }
