@@ -250,3 +250,24 @@ import TestSupport
         #expect(rig.servicer.requests.count == 2 * perCycle)
     }
 }
+
+extension PolledBrokerScenarioTests {
+    /// Tradier once answers MSFT under a symbol wrapped in terminal escapes. That answer names neither
+    /// MSFT nor it as unmatched, so it says nothing about MSFT: its row says so (escaped at display), and
+    /// the next cycle asks for MSFT again (before, MSFT was taken for unknown and never asked for again).
+    @Test func anEscapedSymbolInTheAnswerDoesNotDropTheSymbol() async throws {
+        let rig = try await rig("tradier", credential: "escaped-symbol-token")
+        defer { Task { await rig.server.stop() } }
+        let session = try await rig.stream().openSession()
+        await session.subscribe(["AAPL", "MSFT"])
+        try await rig.step(1)
+        #expect(rig.servicer.requests.map(\.query).allSatisfy { $0.contains("symbols=AAPL,MSFT") })
+        #expect(rig.servicer.requests.count == 2)
+        let events = try await drain(session)
+        #expect(quotedSymbols(events) == ["AAPL", "MSFT"])
+        for case .symbolFailed(let symbol, let error) in events {
+            #expect(symbol == "MSFT" && !error.isPermanent, "\(error)")
+        }
+        #expect(retries(events).isEmpty)
+    }
+}
