@@ -238,6 +238,66 @@ import Testing
         #expect(state.subscribe(["MSFT"]) == false)
     }
 
+    // MARK: Failed requests are the broker's (issue 13)
+
+    /// A row that carries a 5xx, a 429 or a network error says the request failed, not anything about the
+    /// symbol: no row failure, the answered rows still report, and the failing symbol is asked for again
+    /// after the backoff.
+    @Test func aTransientRowErrorIsAFailedRequestNotAVerdict() {
+        var state = PollingState(settings: settings, epoch: epoch)
+        _ = state.subscribe(["AAPL", "MSFT"])
+        #expect(state.nextStep(now: .zero) == .poll(["AAPL", "MSFT"]))
+        let outcome = state.pollAnswered(
+            ["AAPL", "MSFT"], with: answer([("AAPL", .success(quote("AAPL", 1))), ("MSFT", .failure(.server(status: 500)))]), at: .zero
+        )
+        #expect(outcome == .emit([.quote(quote("AAPL", 1)), .retrying(at: date(.seconds(1)), after: .server(status: 500))]))
+        #expect(state.parked.isEmpty)
+        #expect(state.nextStep(now: .milliseconds(500)) == .sleep(until: .seconds(1)))
+        #expect(state.nextStep(now: .seconds(1)) == .poll(["MSFT"]))
+        #expect(state.pollAnswered(["MSFT"], with: answer([("MSFT", .success(quote("MSFT", 2)))]), at: .seconds(1))
+            == .emit([.live, .quote(quote("MSFT", 2))]))
+    }
+
+    /// A 429 on any row pauses the whole poller for the time it names, even when another row failed
+    /// differently.
+    @Test func aRateLimitedRowPausesThePollerForItsRetryAfter() {
+        var state = PollingState(settings: settings, epoch: epoch)
+        _ = state.subscribe(["AAPL", "MSFT"])
+        _ = state.nextStep(now: .zero)
+        let outcome = state.pollAnswered(
+            ["AAPL", "MSFT"], with: answer([("AAPL", .failure(.network("reset"))), ("MSFT", .failure(.rateLimited(retryAfter: 36)))]),
+            at: .seconds(24)
+        )
+        #expect(outcome == .emit([.retrying(at: date(.seconds(60)), after: .rateLimited(retryAfter: 36))]))
+        #expect(state.nextStep(now: .seconds(48)) == .sleep(until: .seconds(60)))
+        #expect(state.nextStep(now: .seconds(60)) == .poll(["AAPL", "MSFT"]))
+        #expect(state.consecutiveFailures == 0)
+    }
+
+    /// Only the broker says a symbol is unknown: one left out of an answer is asked for again next cycle.
+    @Test func aSymbolLeftOutOfTheAnswerIsNoVerdict() {
+        var state = PollingState(settings: settings, epoch: epoch)
+        _ = state.subscribe(["AAPL", "MSFT"])
+        _ = state.nextStep(now: .zero)
+        #expect(state.pollAnswered(["AAPL", "MSFT"], with: answer([("AAPL", .success(quote("AAPL", 1)))]), at: .zero)
+            == .emit([.live, .quote(quote("AAPL", 1))]))
+        #expect(state.parked.isEmpty)
+        #expect(state.nextStep(now: .seconds(10)) == .poll(["AAPL", "MSFT"]))
+    }
+
+    /// A body that could not be read fails the request: the broker backs off and says why, and the same
+    /// symbols are asked for again; nothing is said about them.
+    @Test func anUndecodableAnswerIsRetriedWithTheSameSymbols() {
+        var state = PollingState(settings: settings, epoch: epoch)
+        _ = state.subscribe(["AAPL", "MSFT"])
+        _ = state.nextStep(now: .zero)
+        let bad = BrokerError.badResponse("tradier: unexpected response: not JSON")
+        #expect(state.pollAnswered(["AAPL", "MSFT"], with: .failure(bad), at: .zero) == .emit([.retrying(at: date(.seconds(1)), after: bad)]))
+        #expect(state.nextStep(now: .seconds(1)) == .poll(["AAPL", "MSFT"]))
+        #expect(state.parked.isEmpty)
+        #expect(state.isRetrying)
+    }
+
     @Test func settingsClampAndBackOff() {
         let wild = PollingSettings(interval: .zero, requestsPerMinute: 0, maxSymbolsPerRequest: -3, burst: 50)
         #expect(wild.interval == PollingSettings.minimumInterval)
