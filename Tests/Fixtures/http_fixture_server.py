@@ -285,6 +285,11 @@ def main():
                 break
         if wake_read in readable:
             os.read(wake_read, 64)
+    # Stopping already: a SIGTERM that comes now (a parent closes stdin, then signals) must not kill the
+    # process on its way out. Python's finalization puts its own handlers back to the default action,
+    # which is death, but leaves ignored signals ignored.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     server.shutdown()
     server.server_close()
     return 0

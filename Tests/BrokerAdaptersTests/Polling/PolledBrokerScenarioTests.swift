@@ -202,7 +202,7 @@ import TestSupport
     /// Each broker answers AAPL and MSFT once with a malformed 200 (an unexpected shape, wrong types, the
     /// out-of-range number 1e999), then correctly: the poller reports a failed request, retries after its
     /// backoff, asks for both symbols again and quotes them; no symbol is declared unknown.
-    @Test(arguments: malformed)
+    @Test(.serialized, arguments: malformed)
     func aMalformedBodyIsAFailedRequestRetriedWithBackoff(broker: String, credential: String) async throws {
         let rig = try await rig(broker, credential: credential)
         defer { Task { await rig.server.stop() } }
@@ -234,7 +234,7 @@ import TestSupport
 
     /// Escape sequences inside the strings of a valid body (terminal escapes, quotes, backslashes, emoji)
     /// are data: both symbols are quoted and stay polled.
-    @Test(arguments: escapes)
+    @Test(.serialized, arguments: escapes)
     func escapeSequencesInStringsAreData(broker: String, credential: String) async throws {
         let rig = try await rig(broker, credential: credential)
         defer { Task { await rig.server.stop() } }
