@@ -1,3 +1,5 @@
+import Foundation
+
 /// How one broker's upstream is doing, as the footer shows it.
 public enum BrokerConnectionState: Sendable, Hashable {
     case connecting
@@ -8,4 +10,8 @@ public enum BrokerConnectionState: Sendable, Hashable {
     case failed(reason: String)
     /// Request/response brokers that are polled instead of streamed.
     case polling
+    /// A polled broker's last request failed for a reason that passes (a rate limit, a 5xx, the network,
+    /// a body that could not be read): every request to it waits until `at`, the time the server named
+    /// or a backoff. Rows keep their last quotes meanwhile.
+    case retrying(at: Date, after: BrokerError)
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a streaming connection reports.
 public enum QuoteEvent: Sendable, Hashable {
     case quote(CommonQuote)
@@ -8,6 +10,9 @@ public enum QuoteEvent: Sendable, Hashable {
     /// A frame that could not be decoded was skipped; the stream goes on. `reason` is short and printable
     /// (no frame content), e.g. "malformed JSON at byte 12: expected a value". The hub counts these per broker.
     case skippedFrame(reason: String)
+    /// A request failed for a reason that passes (`error` is not permanent): nothing is asked of the broker
+    /// before `at`, and the session goes on. The next answer is followed by `.live` again.
+    case retrying(at: Date, after: BrokerError)
 }
 
 /// One upstream connection to a broker. The hub owns it: it subscribes and unsubscribes as demand

@@ -3,7 +3,8 @@ import Domain
 /// One broker's answer to a fan-out request.
 public struct FanOutResult: Sendable {
     public var branding: ServiceBranding
-    /// Per symbol. A request that failed as a whole gives every symbol that failure.
+    /// Per symbol. A request that failed as a whole gives every symbol that failure. A symbol the broker
+    /// said nothing about is absent: silence is not a verdict (only the broker says a symbol is unknown).
     public var results: [String: Result<CommonQuote, BrokerError>]
 
     public init(branding: ServiceBranding, results: [String: Result<CommonQuote, BrokerError>]) {
@@ -13,7 +14,9 @@ public struct FanOutResult: Sendable {
 }
 
 /// Asks every broker for the same symbols at once. Results arrive per broker as each one answers, so a
-/// slow or failing broker neither delays nor hides the others.
+/// slow or failing broker neither delays nor hides the others. Each broker's requests go through its own
+/// `BrokerRequestGate` (its rate limit and 429 pause), shared with the poller: this snapshot is part of
+/// the broker's budget, not extra to it.
 public enum QuoteFanOut {
     public static func fetch(_ symbols: [String], from services: [any QuoteService]) -> AsyncStream<FanOutResult> {
         AsyncStream { continuation in
@@ -44,7 +47,7 @@ public enum QuoteFanOut {
         do {
             let answered = try await service.quotes(for: symbols)
             for symbol in symbols {
-                results[symbol] = answered[symbol] ?? .failure(.unknownSymbol(symbol))
+                if let result = answered[symbol] { results[symbol] = result }
             }
         } catch {
             for symbol in symbols { results[symbol] = .failure(error) }

@@ -185,6 +185,13 @@ struct HubStateMachine: Sendable {
             let count = skippedFrames[id.broker, default: 0] + 1
             skippedFrames[id.broker] = count
             return [.publishSkippedFrames(broker: id.broker, count: count)]
+        case .retrying(let at, let error):
+            // The session goes on and keeps its quotes; the footer says why it waits and until when. Its next
+            // answer (`.live` or a quote) makes the broker live again.
+            let state = BrokerConnectionState.retrying(at: at, after: error)
+            guard upstreams[id.broker]!.state != state else { return [] }
+            upstreams[id.broker]!.state = state
+            return [.publishBrokerState(broker: id.broker, state)]
         }
     }
 

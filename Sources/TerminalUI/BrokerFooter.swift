@@ -1,5 +1,6 @@
 import Foundation
 import Domain
+import Foundation
 import Interactors
 
 /// The last row: each broker's connection state on the left, key hints on the right. When the row is
@@ -7,6 +8,7 @@ import Interactors
 /// names shrink to their first word and only then to their glyphs.
 struct BrokerFooter {
     let state: WatchlistViewState
+    /// Counts a retry down.
     let now: Date
     let palette: Palette
 
@@ -100,7 +102,7 @@ struct BrokerFooter {
                 break
             }
             text.append(" ")
-            text.append(Self.describe(broker.state), style: palette.connection(broker.state))
+            text.append(Self.describe(broker.state, now: now), style: palette.connection(broker.state))
             if broker.skippedFrames > 0 {
                 text.append(" · " + Self.describeSkippedFrames(broker.skippedFrames), style: .plain)
             }
@@ -108,7 +110,7 @@ struct BrokerFooter {
         return text
     }
 
-    static func describe(_ state: BrokerConnectionState) -> String {
+    static func describe(_ state: BrokerConnectionState, now: Date) -> String {
         switch state {
         case .live: "● live"
         case .connecting: "connecting…"
@@ -117,12 +119,21 @@ struct BrokerFooter {
             // Long enough for "unauthorized, check APCA_API_KEY_ID": the one thing the user must read.
             "failed: " + TerminalText.truncate(TerminalText.sanitize(reason), toWidth: 44)
         case .polling: "polling"
+        case .retrying(let at, .rateLimited): "rate limited, retry in \(secondsLeft(until: at, now: now))s"
+        case .retrying(_, let error): "retrying: " + error.shortReason
         }
     }
 
     /// "3 bad frames": frames the broker sent that could not be decoded and were skipped.
     static func describeSkippedFrames(_ count: Int) -> String {
         count == 1 ? "1 bad frame" : "\(count) bad frames"
+    }
+
+    /// Whole seconds until `deadline`, rounded up so "0s" means the wait is over; never negative.
+    static func secondsLeft(until deadline: Date, now: Date) -> Int {
+        let left = deadline.timeIntervalSince(now)
+        guard left.isFinite, left > 0 else { return 0 }
+        return Int(min(left, 86_400).rounded(.up))
     }
 
     private func hintText(_ hints: [Hint], keeping count: Int) -> StyledText {

@@ -57,7 +57,7 @@ struct Palette: Sendable {
     func connection(_ state: BrokerConnectionState) -> Style {
         switch state {
         case .live, .polling: pick(Style(foreground: .green), .plain)
-        case .connecting, .reconnecting: pick(Style(foreground: .yellow), .plain)
+        case .connecting, .reconnecting, .retrying: pick(Style(foreground: .yellow), .plain)
         case .failed: pick(Style(foreground: .red, bold: true), Style(bold: true))
         }
     }

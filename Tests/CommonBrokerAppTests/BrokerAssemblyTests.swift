@@ -10,4 +10,12 @@ import Testing
             #expect(BrokerAssembly.unencryptedWarning(URL(string: url)!, broker: "alpaca") == nil, "\(url)")
         }
     }
+
+    /// Polygon counts 5 requests a minute: the broker's one gate may spend them at once (a start-up snapshot
+    /// of a few symbols need not take a minute), and its limiter never grants a sixth within 60 s.
+    @Test func polygonsGateHasTheMinutesWholeBudgetAsItsBurst() {
+        let section = AppConfig.BrokerSection(defaultsFor: .polygon)
+        let settings = BrokerAssembly.pollingSettings(for: "polygon", section: section, environment: .production)
+        #expect(settings.requestsPerMinute == 5 && settings.burst == 5 && settings.maxSymbolsPerRequest == 1)
+    }
 }

@@ -10,8 +10,17 @@ Loads every routes.json under DIR (recursively; file order by path, routes in fi
    "status": 200, "headers": {"Content-Type": "application/json"},
    "body": "text" | "bodyFile": "file relative to this routes.json",
    "delayMs": 1500,                                answer late
-   "behavior": "drop" | "truncate"}                close without answering | headers and half the body
+   "behavior": "drop" | "truncate",                close without answering | headers and half the body
+   "responses": [{"status": 500, "body": "..."}, ...],   answers in turn (see below)
+   "counter": "name", "cycle": true}
 The first matching route answers; none matches => 404 {"error":"no fixture route"}.
+
+A route with "responses" answers its n-th request (counting from 0) with responses[n]: each entry takes
+status, headers, body or bodyFile, delayMs and behavior, and whatever it leaves out comes from the route.
+After the last entry the route keeps answering with it, or starts over with "cycle": true, e.g. a 500 every
+fourth request is [{}, {}, {}, {"status": 500, "body": "Internal Server Error"}] with "cycle": true. Requests
+are counted per "counter" (default: the route's name), so routes sharing a counter share the count: a
+per-symbol API whose every fourth request fails, whatever the symbol.
 
 Prints "LISTENING <port>" as the first line on stdout, then nothing more there. Every request is
 logged: GET /__log returns [{method, path, query: {name: [values]}, headers}], POST /__log/clear
@@ -57,9 +66,9 @@ def load_routes(root):
     return routes
 
 
-def compile_route(entry, base, where):
-    if not isinstance(entry, dict) or "path" not in entry:
-        raise RouteError(f"{where}: a route needs at least a path")
+def compile_answer(entry, base, where, default=None):
+    """The status, headers, body, delay and behavior of one answer; what `entry` leaves out is `default`'s."""
+    default = default or {"status": 200, "headers": {}, "body": b"", "delayMs": 0, "behavior": None}
     if "bodyFile" in entry:
         body_path = os.path.join(base, entry["bodyFile"])
         try:
@@ -67,12 +76,32 @@ def compile_route(entry, base, where):
                 body = handle.read()
         except OSError as error:
             raise RouteError(f"{where}: bodyFile {error}")
-    else:
-        body = entry.get("body", "")
+    elif "body" in entry:
+        body = entry["body"]
         body = body.encode("utf-8") if isinstance(body, str) else json.dumps(body).encode("utf-8")
-    behavior = entry.get("behavior")
+    else:
+        body = default["body"]
+    behavior = entry.get("behavior", default["behavior"])
     if behavior not in (None, "drop", "truncate"):
         raise RouteError(f"{where}: behavior must be drop or truncate")
+    return {
+        "status": int(entry.get("status", default["status"])),
+        "headers": entry.get("headers", default["headers"]) or {},
+        "body": body,
+        "delayMs": int(entry.get("delayMs", default["delayMs"])),
+        "behavior": behavior,
+    }
+
+
+def compile_route(entry, base, where):
+    if not isinstance(entry, dict) or "path" not in entry:
+        raise RouteError(f"{where}: a route needs at least a path")
+    answer = compile_answer(entry, base, where)
+    responses = entry.get("responses")
+    if responses is not None:
+        if not isinstance(responses, list) or not responses or not all(isinstance(r, dict) for r in responses):
+            raise RouteError(f"{where}: responses must be a non-empty list of objects")
+        responses = [compile_answer(r, base, f"{where} response {i}", answer) for i, r in enumerate(responses)]
     query = {}
     for name, value in (entry.get("query") or {}).items():
         query[name] = [str(v) for v in value] if isinstance(value, list) else [str(value)]
@@ -82,12 +111,22 @@ def compile_route(entry, base, where):
         "path": entry["path"],
         "query": query,
         "requireHeaders": {k.lower(): str(v) for k, v in (entry.get("requireHeaders") or {}).items()},
-        "status": int(entry.get("status", 200)),
-        "headers": entry.get("headers") or {},
-        "body": body,
-        "delayMs": int(entry.get("delayMs", 0)),
-        "behavior": behavior,
+        **answer,
+        "responses": responses,
+        "counter": str(entry.get("counter", entry.get("name", where))),
+        "cycle": bool(entry.get("cycle", False)),
     }
+
+
+def take_answer(server, route):
+    """The route's answer to this request: its own, or the next of its responses (counting per counter)."""
+    responses = route["responses"]
+    if responses is None:
+        return route
+    with server.log_lock:
+        count = server.counters.get(route["counter"], 0)
+        server.counters[route["counter"]] = count + 1
+    return responses[count % len(responses)] if route["cycle"] else responses[min(count, len(responses) - 1)]
 
 
 def matches(route, method, raw_path, query, headers):
@@ -147,6 +186,7 @@ class FixtureHandler(BaseHTTPRequestHandler):
         route = next((r for r in self.server.routes if matches(r, method, raw_path, query, lowered)), None)
         if route is None:
             return self.answer(404, {"Content-Type": "application/json"}, b'{"error":"no fixture route"}')
+        route = take_answer(self.server, route)
         if route["delayMs"] > 0:
             time.sleep(route["delayMs"] / 1000.0)
         if route["behavior"] == "drop":
@@ -214,6 +254,7 @@ def main():
     server.routes = routes
     server.verbose = arguments.verbose
     server.log = []
+    server.counters = {}
     server.log_lock = threading.Lock()
 
     # The main thread sleeps in select() on stdin and a self-pipe the signal handlers write to, so
@@ -244,6 +285,11 @@ def main():
                 break
         if wake_read in readable:
             os.read(wake_read, 64)
+    # Stopping already: a SIGTERM that comes now (a parent closes stdin, then signals) must not kill the
+    # process on its way out. Python's finalization puts its own handlers back to the default action,
+    # which is death, but leaves ignored signals ignored.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     server.shutdown()
     server.server_close()
     return 0

@@ -76,6 +76,9 @@ import Testing
         #expect(byID["alpha:AAPL"]?.error == nil)
         #expect(byID["alpha:ZZZZ"]?.error == "unknown symbol")
         #expect(byID["beta:AAPL"]?.error == "reconnecting 3…")
+        driver.apply(MarketUpdate(brokerStates: ["beta": .retrying(at: t0.addingTimeInterval(30), after: .rateLimited(retryAfter: 30))]))
+        #expect(driver.state.rows.first { $0.id == "beta:ZZZZ" }?.error == "retrying: rate limited")
+        #expect(driver.state.rows.first { $0.id == "alpha:AAPL" }?.error == nil)
         driver.apply(MarketUpdate(brokerStates: ["beta": .failed(reason: "unauthorized, check KEY")]))
         #expect(driver.state.rows.first { $0.id == "beta:ZZZZ" }?.error == "failed: unauthorized, check KEY")
     }

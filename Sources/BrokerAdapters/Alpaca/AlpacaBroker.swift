@@ -17,19 +17,29 @@ public struct AlpacaBroker: QuoteService, AccountService, AuthService {
     private let context: ServiceContext
     private let factory: AlpacaRequestFactory
     private let secrets: [String]
+    private let gate: BrokerRequestGate
     private let now: @Sendable () -> Date
 
-    /// `now` dates rate-limit reset headers (epoch seconds); tests inject it.
-    public init(context: ServiceContext, credentials: AlpacaCredentials, now: @escaping @Sendable () -> Date = Date.init) {
+    /// `now` dates rate-limit reset headers (epoch seconds); tests inject it. Every snapshots request goes
+    /// through `gate`, the Market Data API's one budget and 429 pause (the composition root builds it with
+    /// the documented limit). The account is on the Trading API, counted apart (reference §3.1), so it is
+    /// not gated.
+    public init(
+        context: ServiceContext, credentials: AlpacaCredentials, gate: BrokerRequestGate = BrokerRequestGate(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.context = context
         self.factory = AlpacaRequestFactory(context: context, credentials: credentials)
         self.secrets = credentials.secretValues
+        self.gate = gate
         self.now = now
     }
 
     /// Quotes keyed and spelled as the user wrote the symbols. Symbols that are not valid symbols, or that
-    /// Alpaca answers with `null` or leaves out, are `.unknownSymbol` rows. Throws when every request failed
-    /// (e.g. rejected keys); when only some batches of a large list fail, their rows carry the error.
+    /// Alpaca answers with `null` or leaves out of its map (its documented words for "unknown", reference
+    /// §3.1), are `.unknownSymbol` rows. Throws when any request failed (429, 5xx, network, rejected keys,
+    /// a body that is not a snapshots map or has an entry of the wrong shape): that is the broker's
+    /// failure, not a verdict on the symbols in it.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
         let spellings = SymbolSpellings(symbols)
         var results = spellings.rejected
@@ -39,26 +49,34 @@ public struct AlpacaBroker: QuoteService, AccountService, AuthService {
         let batches = stride(from: 0, to: canonicalOrder.count, by: Self.symbolsPerRequest).map {
             Array(canonicalOrder[$0..<min($0 + Self.symbolsPerRequest, canonicalOrder.count)])
         }
-        let outcomes = await BoundedConcurrency.results(for: batches, limit: Self.maxConcurrentRequests) { batch throws(BrokerError) in
-            try await perform(factory.snapshots(batch))
+        let outcomes = await BoundedConcurrency.results(
+            for: batches, limit: Self.maxConcurrentRequests, endsBatch: { _ in true }
+        ) { batch throws(BrokerError) in
+            try await gate.perform { () async throws(BrokerError) in try await snapshots(for: batch) }
         }
-        if let firstFailure = outcomes.first, case .failure(let error) = firstFailure,
-           outcomes.allSatisfy({ if case .failure = $0 { true } else { false } }) {
-            throw error
-        }
+        if Task.isCancelled { throw .cancelled }
+        if let failure = PerSymbolQuotes.failedRequest(in: outcomes) { throw failure }
         for (batch, outcome) in zip(batches, outcomes) {
+            guard case .success(let snapshots) = outcome else { continue }
             for canonical in batch {
                 for spelling in spellings.spellings(of: canonical) {
-                    switch outcome {
-                    case .success(let snapshots):
-                        results[spelling] = AlpacaQuoteAdapter.quote(symbol: spelling, entry: snapshots.entries[canonical])
-                    case .failure(let error):
-                        results[spelling] = .failure(error)
-                    }
+                    results[spelling] = AlpacaQuoteAdapter.quote(symbol: spelling, entry: snapshots.entries[canonical])
                 }
             }
         }
         return results
+    }
+
+    /// One snapshots request. An entry of the wrong shape means the body is not what Alpaca documents, so
+    /// the request failed: its symbols are asked for again, never marked by it.
+    private func snapshots(for batch: [String]) async throws(BrokerError) -> AlpacaSnapshots {
+        let snapshots = try await perform(factory.snapshots(batch))
+        for canonical in batch {
+            if case .undecodable(let reason) = snapshots.entries[canonical] {
+                throw .badResponse("alpaca: unexpected response: the snapshot for \(Symbol.printable(canonical)): \(reason)")
+            }
+        }
+        return snapshots
     }
 
     /// The trading account's cash, buying power and equity.

@@ -9,7 +9,7 @@ public struct FinnhubBroker: QuoteService, AuthService {
     /// Finnhub has no sandbox: `--env sandbox` without a base URL override fails clearly.
     public static let productionBaseURL = URL(string: "https://finnhub.io")!
     /// Well under Finnhub's hard cap of 30 calls/s (reference §4.1); the per-minute plan limit is the
-    /// poller's business.
+    /// gate's business.
     public static let maxRequestsInFlight = 4
     /// Quoted to validate the key: every plan covers it.
     static let validationSymbol = "AAPL"
@@ -18,7 +18,9 @@ public struct FinnhubBroker: QuoteService, AuthService {
     public let factory: FinnhubRequestFactory
     private let api: SingleSymbolQuoteAPI<FinnhubQuote>
 
-    public init(context: ServiceContext, credentials: FinnhubCredentials) {
+    /// Every quote request goes through `gate`: the composition root passes the broker's one gate, with its
+    /// documented rate limit, so the start-up snapshot and the poller share one budget and one 429 pause.
+    public init(context: ServiceContext, credentials: FinnhubCredentials, gate: BrokerRequestGate = BrokerRequestGate()) {
         let factory = FinnhubRequestFactory(
             baseURL: context.baseURL(for: Self.branding.id, production: Self.productionBaseURL, sandbox: nil),
             credentials: credentials, userAgent: context.userAgent
@@ -26,16 +28,16 @@ public struct FinnhubBroker: QuoteService, AuthService {
         self.factory = factory
         self.api = SingleSymbolQuoteAPI(
             brokerID: Self.branding.id, maxRequestsInFlight: Self.maxRequestsInFlight,
-            credentialHint: factory.credentialHint, servicer: context.servicer,
+            credentialHint: factory.credentialHint, servicer: context.servicer, gate: gate,
             request: { factory.quote($0) },
             error: { response, _, credentialHint in FinnhubResponseMapping.error(for: response, credentialHint: credentialHint) },
             quote: { FinnhubResponseMapping.quote(from: $0, symbol: $1) }
         )
     }
 
-    /// One request per distinct symbol. An unknown symbol, a 403 or a 429 fails its own row; a rejected key
-    /// (every symbol unauthorized) or a missing key throws, so the footer can say "check FINNHUB_TOKEN".
-    /// After a 401 or 429 the symbols not yet sent fail the same way instead of being sent.
+    /// One request per distinct symbol. An unknown symbol (Finnhub's all-zero quote) or a 403 fails its own
+    /// row; a failed request (429, 5xx, network, a body that is not a quote) or a rejected or missing key
+    /// throws for the whole call, so the footer can say why, and the symbols not yet sent are not sent.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
         try await api.quotes(for: symbols)
     }

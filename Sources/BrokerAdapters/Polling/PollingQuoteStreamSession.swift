@@ -1,21 +1,27 @@
 import Domain
+import Foundation
 import Synchronization
 
 /// One polling "connection": a loop that asks `PollingState` what to do, waits on the clock or the rate
 /// limiter, calls `quotes(for:)` and yields what the state makes of the answer. All decisions are the
-/// state's; this only executes them.
+/// state's; this only executes them. Without a `rateLimiter` the service paces its own requests (a broker
+/// built with its `BrokerRequestGate`).
 enum PollingQuoteStreamSession {
+    /// `wallClock` dates the session's clock, for the times `.retrying` names.
     static func open(
-        service: any QuoteService, settings: PollingSettings, rateLimiter: RequestRateLimiter, clock: ElapsedClock
+        service: any QuoteService, settings: PollingSettings, rateLimiter: RequestRateLimiter?, clock: ElapsedClock,
+        wallClock: Date
     ) -> DrivenQuoteStreamSession<Connection> {
-        DrivenQuoteStreamSession(
-            connect: { continuation in Connection(state: PollingState(settings: settings), continuation: continuation) },
+        // The wall-clock time of the session clock's present, so offsets on it can be dated.
+        let epoch = wallClock.addingTimeInterval(-RequestPause.seconds(clock.now()))
+        return DrivenQuoteStreamSession(
+            connect: { continuation in Connection(state: PollingState(settings: settings, epoch: epoch), continuation: continuation) },
             drive: { connection in await run(connection, service: service, rateLimiter: rateLimiter, clock: clock) }
         )
     }
 
     private static func run(
-        _ connection: Connection, service: any QuoteService, rateLimiter: RequestRateLimiter, clock: ElapsedClock
+        _ connection: Connection, service: any QuoteService, rateLimiter: RequestRateLimiter?, clock: ElapsedClock
     ) async {
         while !Task.isCancelled {
             switch connection.nextStep(now: clock.now()) {
@@ -27,7 +33,7 @@ enum PollingQuoteStreamSession {
                 await connection.sleep(until: deadline, on: clock)
             case .poll(let batch):
                 do {
-                    try await rateLimiter.acquire()
+                    try await rateLimiter?.acquire()
                 } catch {
                     return
                 }

@@ -5,7 +5,8 @@
 public struct PollingSettings: Sendable, Hashable {
     /// The pause between the end of one polling cycle and the start of the next.
     public var interval: Duration
-    /// The provider's documented request limit per minute, for all sessions of the broker together.
+    /// The provider's documented request limit per minute, for every request of the broker together (its
+    /// `BrokerRequestGate`, which the start-up snapshot and the poller share).
     public var requestsPerMinute: Int
     /// How many symbols one `quotes(for:)` call may carry; 1 for APIs that quote one symbol per request.
     public var maxSymbolsPerRequest: Int
@@ -14,7 +15,8 @@ public struct PollingSettings: Sendable, Hashable {
     /// Consecutive failed requests (5xx, network, bad body) after which the session gives up and the hub
     /// reconnects with its own backoff, showing "reconnecting N".
     public var maxConsecutiveFailures: Int
-    /// The first wait after a failed request or a 429 without Retry-After; doubles per failure.
+    /// The first wait after a failed request or a 429 without Retry-After; doubles per failure. The gate's
+    /// pause after such a 429 uses the same numbers.
     public var backoffInitial: Duration
     public var backoffMaximum: Duration
 

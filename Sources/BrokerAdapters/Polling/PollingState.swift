@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 
 /// One polling session as a value: which symbols it follows, which are due for a request, what it last
 /// reported per symbol, and how it backs off. `PollingQuoteStreamSession` only carries out the steps this
@@ -7,7 +8,16 @@ import Domain
 ///
 /// Choices where the brief left room:
 /// - `.live` is emitted with the first answer that was not a whole-request error, so "live" means the
-///   credentials and the endpoint work; per-symbol failures in that answer still count.
+///   credentials and the endpoint work; per-symbol verdicts in that answer still count. It is emitted
+///   again with the first answer after a `.retrying`, whose quotes may all be unchanged.
+/// - A failed request (429, 5xx, network, a body that could not be read) is the broker's failure, never a
+///   verdict on the symbols it asked for: it emits `.retrying(at:after:)` with the time the next request
+///   may go (the server's Retry-After for a 429, else a backoff), and the same symbols are asked for again
+///   then. A row of an answer that carries such an error (a service that reports a per-symbol 429 or
+///   500 as that symbol's result) counts as the same failed request; the rows that were answered still
+///   report. Only an explicit answer about a symbol (unknown, not entitled, no price) is that row's.
+/// - A symbol the answer leaves out got no answer this time, which says nothing about it: it is asked for
+///   again next cycle. Whether a symbol is unknown is the broker's to say (`.unknownSymbol`).
 /// - A quote equal to the last one emitted for its symbol is not emitted again (a REST snapshot is often
 ///   unchanged between polls, and every event costs the hub and the UI work). The whole quote is compared,
 ///   not only its timestamp, because some brokers move bid/ask without a new trade time.
@@ -51,12 +61,18 @@ struct PollingState: Sendable {
     private(set) var isFinished = false
     private(set) var consecutiveFailures = 0
     private(set) var consecutiveRateLimits = 0
+    /// Whether the last request failed and `.retrying` was emitted: the next answer emits `.live` again.
+    private(set) var isRetrying = false
     private var cycleInProgress = false
     private var lastQuotes: [String: CommonQuote] = [:]
     private var reportedFailures: [String: BrokerError] = [:]
 
-    init(settings: PollingSettings) {
+    /// The wall-clock time of offset zero, for the times `.retrying` names.
+    let epoch: Date
+
+    init(settings: PollingSettings, epoch: Date) {
         self.settings = settings.clamped
+        self.epoch = epoch
     }
 
     // MARK: Demand
@@ -131,19 +147,31 @@ struct PollingState: Sendable {
         guard !isFinished else { return .emit([]) }
         switch answer {
         case .success(let results):
+            var events: [QuoteEvent] = []
+            var failure: BrokerError?
+            for symbol in symbols where due.contains(symbol) {
+                switch results[symbol] {
+                case nil:
+                    // No answer about it is no verdict: the next cycle asks again.
+                    due.remove(symbol)
+                case .success(let quote)?:
+                    due.remove(symbol)
+                    events += report(quote, for: symbol)
+                case .failure(let error)? where Self.failsTheRequest(error):
+                    // Stays due: asked for again when the wait is over.
+                    failure = Self.moreTelling(failure, error)
+                case .failure(let error)?:
+                    due.remove(symbol)
+                    events += report(error, for: symbol)
+                }
+            }
+            if let failure { return requestFailed(failure, at: now, after: events) }
             consecutiveFailures = 0
             consecutiveRateLimits = 0
-            var events: [QuoteEvent] = []
-            if !isLive {
+            if !isLive || isRetrying {
                 isLive = true
-                events.append(.live)
-            }
-            for symbol in symbols where due.remove(symbol) != nil {
-                // A broker that leaves a symbol out of its answer does not know it (as `quote(for:)` reads it).
-                switch results[symbol] ?? .failure(.unknownSymbol(symbol)) {
-                case .success(let quote): events += report(quote, for: symbol)
-                case .failure(let error): events += report(error, for: symbol)
-                }
+                isRetrying = false
+                events.insert(.live, at: 0)
             }
             endCycleIfDone(at: now)
             return .emit(events)
@@ -159,28 +187,54 @@ struct PollingState: Sendable {
             endCycleIfDone(at: now)
             return .emit(events)
 
-        case .failure(.rateLimited(let retryAfter)):
-            // The provider is up and asked us to wait: not a failure of the connection.
-            consecutiveRateLimits += 1
-            holdUntil = now + (Self.duration(retryAfter) ?? settings.backoff(attempt: consecutiveRateLimits))
-            return .emit([])
+        case .failure(let error):
+            return requestFailed(error, at: now, after: [])
+        }
+    }
 
-        case .failure(let error) where error.isPermanent:
+    /// Errors that say the request failed rather than anything about a symbol.
+    static func failsTheRequest(_ error: BrokerError) -> Bool {
+        switch error {
+        case .rateLimited, .server, .network, .cancelled, .certificateRejected: true
+        case .unauthorized, .unknownSymbol, .badResponse, .limitExceeded: false
+        }
+    }
+
+    // MARK: Private
+
+    /// The request failed: permanent errors end the stream; a 429 waits the time the server named (else a
+    /// backoff) and is never the session's failure, since the provider is up; anything else backs off and
+    /// ends the stream after `maxConsecutiveFailures` in a row, so the hub reconnects. `events` are those
+    /// the answered rows of the same request produced.
+    private mutating func requestFailed(_ error: BrokerError, at now: Duration, after events: [QuoteEvent]) -> Outcome {
+        let wait: Duration
+        switch error {
+        case .rateLimited(let retryAfter):
+            consecutiveRateLimits += 1
+            wait = RequestPause.duration(retryAfter) ?? settings.backoff(attempt: consecutiveRateLimits)
+        case _ where error.isPermanent:
             isFinished = true
             return .finish(error)
-
-        case .failure(let error):
+        default:
             consecutiveFailures += 1
             if consecutiveFailures >= settings.maxConsecutiveFailures {
                 isFinished = true
                 return .finish(error)
             }
-            holdUntil = now + settings.backoff(attempt: consecutiveFailures)
-            return .emit([])
+            wait = settings.backoff(attempt: consecutiveFailures)
         }
+        holdUntil = now + wait
+        isRetrying = true
+        return .emit(events + [.retrying(at: epoch.addingTimeInterval(RequestPause.seconds(now + wait)), after: error)])
     }
 
-    // MARK: Private
+    /// A 429 wins, since it carries the time to wait; otherwise the first failure.
+    private static func moreTelling(_ current: BrokerError?, _ new: BrokerError) -> BrokerError {
+        guard let current else { return new }
+        if case .rateLimited = current { return current }
+        if case .rateLimited = new { return new }
+        return current
+    }
 
     private mutating func report(_ quote: CommonQuote, for symbol: String) -> [QuoteEvent] {
         reportedFailures[symbol] = nil
@@ -208,11 +262,5 @@ struct PollingState: Sendable {
         guard due.isEmpty else { return }
         if cycleInProgress || nextCycle == nil { nextCycle = now + settings.interval }
         cycleInProgress = false
-    }
-
-    /// Retry-After in seconds as a wait; nil when absent or unusable. An hour caps absurd values.
-    private static func duration(_ seconds: Double?) -> Duration? {
-        guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
-        return .milliseconds(Int64((min(seconds, 3600) * 1000).rounded(.up)))
     }
 }

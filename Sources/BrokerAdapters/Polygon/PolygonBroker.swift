@@ -11,7 +11,7 @@ public struct PolygonBroker: QuoteService, AuthService {
     public static let productionBaseURL = URL(string: "https://api.polygon.io")!
     /// The same API under Polygon's new name (reference §2): set it as the base URL override to use it.
     public static let massiveBaseURL = URL(string: "https://api.massive.com")!
-    /// The free tier allows about 5 requests a minute (reference §2.4): the poller paces requests; this only
+    /// The free tier allows about 5 requests a minute (reference §2.4): the gate paces requests; this only
     /// bounds one call's burst.
     public static let maxRequestsInFlight = 4
     /// Snapshotted to validate the key.
@@ -21,7 +21,9 @@ public struct PolygonBroker: QuoteService, AuthService {
     public let factory: PolygonRequestFactory
     private let api: SingleSymbolQuoteAPI<PolygonSnapshotResponse>
 
-    public init(context: ServiceContext, credentials: PolygonCredentials) {
+    /// Every quote request goes through `gate`: the composition root passes the broker's one gate, with its
+    /// documented rate limit, so the start-up snapshot and the poller share one budget and one 429 pause.
+    public init(context: ServiceContext, credentials: PolygonCredentials, gate: BrokerRequestGate = BrokerRequestGate()) {
         let factory = PolygonRequestFactory(
             baseURL: context.baseURL(for: Self.branding.id, production: Self.productionBaseURL, sandbox: nil),
             credentials: credentials, userAgent: context.userAgent
@@ -29,16 +31,16 @@ public struct PolygonBroker: QuoteService, AuthService {
         self.factory = factory
         self.api = SingleSymbolQuoteAPI(
             brokerID: Self.branding.id, maxRequestsInFlight: Self.maxRequestsInFlight,
-            credentialHint: factory.credentialHint, servicer: context.servicer,
+            credentialHint: factory.credentialHint, servicer: context.servicer, gate: gate,
             request: { factory.snapshot($0) },
             error: { PolygonResponseMapping.error(for: $0, symbol: $1, credentialHint: $2) },
-            quote: { PolygonResponseMapping.quote(from: $0, symbol: $1) }
+            quote: { response, symbol throws(BrokerError) in try PolygonResponseMapping.quote(from: response, symbol: symbol) }
         )
     }
 
-    /// One snapshot per distinct symbol. Not found, 403 (plan) and 429 fail their own row; a rejected key
-    /// (every symbol unauthorized) or a missing key throws, so the footer can say "check POLYGON_API_KEY".
-    /// After a 401 or 429 the symbols not yet sent fail the same way instead of being sent.
+    /// One snapshot per distinct symbol. Not found and 403 (plan) fail their own row; a failed request (429,
+    /// 5xx, network, a body that is not a snapshot) or a rejected or missing key throws for the whole call,
+    /// so the footer can say why, and the symbols not yet sent are not sent.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
         try await api.quotes(for: symbols)
     }

@@ -38,15 +38,17 @@ enum PolygonResponseMapping {
     }
 
     /// The quote for `symbol` (as the user wrote it): last = last trade (else today's close), bid/ask from
-    /// the last quote, previous close, today's volume; stamped with the last trade, else `updated`.
-    static func quote(from response: PolygonSnapshotResponse, symbol: String) -> Result<CommonQuote, BrokerError> {
+    /// the last quote, previous close, today's volume; stamped with the last trade, else `updated`. A
+    /// snapshot without its `ticker` is not the documented shape: that throws, failing the request rather
+    /// than saying anything about the symbol. One without a price is the row's ("no trade").
+    static func quote(from response: PolygonSnapshotResponse, symbol: String) throws(BrokerError) -> Result<CommonQuote, BrokerError> {
         switch response.status {
         case "NOT_FOUND": return .failure(.unknownSymbol(symbol))
         case "NOT_AUTHORIZED": return .failure(.unauthorized(hint: planHint))
         default: break
         }
         guard let snapshot = response.ticker else {
-            return .failure(.badResponse("polygon: no ticker in snapshot for \(symbol) (status \(Symbol.printable(String(response.status.prefix(20)))))"))
+            throw .badResponse("polygon: no ticker in snapshot for \(symbol) (status \(Symbol.printable(String(response.status.prefix(20)))))")
         }
         // Zero is Polygon's "none yet": `day` is cleared before the pre-market opens.
         guard let last = positive(snapshot.lastTrade?.price) ?? positive(snapshot.day?.close) else {

@@ -14,19 +14,30 @@ public struct TradierBroker: QuoteService, AccountService, AuthService {
     public var branding: ServiceBranding { Self.branding }
     public let factory: TradierRequestFactory
     private let servicer: any RequestServicer
+    private let gate: BrokerRequestGate
     private let now: @Sendable () -> Date
 
     /// `now` stamps quotes that carry no trade date and dates `X-Ratelimit-Expiry`; tests inject it.
-    public init(context: ServiceContext, credentials: TradierCredentials, now: @escaping @Sendable () -> Date = Date.init) {
+    /// Every quote request goes through `gate`, the broker's one market-data budget and 429 pause (the
+    /// composition root builds it with Tradier's documented limit). Profile and balances are not gated:
+    /// Tradier counts them in another category (reference §1.4).
+    public init(
+        context: ServiceContext, credentials: TradierCredentials, gate: BrokerRequestGate = BrokerRequestGate(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         let baseURL = context.baseURL(
             for: Self.branding.id, production: TradierRequestFactory.productionURL, sandbox: TradierRequestFactory.sandboxURL)
         self.factory = TradierRequestFactory(baseURL: baseURL, credentials: credentials, userAgent: context.userAgent)
         self.servicer = context.servicer
+        self.gate = gate
         self.now = now
     }
 
-    /// One result per distinct symbol, keyed and named as the caller wrote it. A symbol Tradier lists as
-    /// unmatched, or leaves out altogether, is `.unknownSymbol`. Throws only when no batch got an answer.
+    /// One result per distinct symbol, keyed and named as the caller wrote it. Only Tradier's own word
+    /// makes a symbol `.unknownSymbol`: listed in `unmatched_symbols` (or not a valid symbol at all). A
+    /// symbol the answer neither quotes nor lists is that row's `.badResponse`, and is asked for again.
+    /// Throws when any batch failed (429, 5xx, network, a body that is not a quotes answer): that is the
+    /// broker's failure, not a verdict on the symbols.
     public func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
         var results: [String: Result<CommonQuote, BrokerError>] = [:]
         var wireSymbolByUserSymbol: [String: String] = [:]
@@ -47,29 +58,29 @@ public struct TradierBroker: QuoteService, AccountService, AuthService {
         let batches = stride(from: 0, to: wireSymbols.count, by: Self.maxSymbolsPerRequest).map {
             Array(wireSymbols[$0..<min($0 + Self.maxSymbolsPerRequest, wireSymbols.count)])
         }
-        let outcomes = await BoundedConcurrency.results(for: batches, limit: Self.maxConcurrentRequests) { batch throws(BrokerError) in
-            try await perform(factory.quotes(batch))
+        let outcomes = await BoundedConcurrency.results(
+            for: batches, limit: Self.maxConcurrentRequests, endsBatch: { _ in true }
+        ) { batch throws(BrokerError) in
+            try await gate.perform { () async throws(BrokerError) in try await quotesAnswer(for: batch) }
         }
-        if let firstError = Self.errorIfAllFailed(outcomes) { throw firstError }
+        if Task.isCancelled { throw .cancelled }
+        if let failure = PerSymbolQuotes.failedRequest(in: outcomes) { throw failure }
 
         var quoteByWireSymbol: [String: TradierQuote] = [:]
-        var errorByWireSymbol: [String: BrokerError] = [:]
-        for (batch, outcome) in zip(batches, outcomes) {
-            switch outcome {
-            case .success(let envelope):
-                for quote in envelope.quoteList { quoteByWireSymbol[quote.symbol.uppercased()] = quote }
-            case .failure(let error):
-                for symbol in batch { errorByWireSymbol[symbol] = error }
-            }
+        var unmatched: Set<String> = []
+        for case .success(let envelope) in outcomes {
+            for quote in envelope.quoteList { quoteByWireSymbol[quote.symbol.uppercased()] = quote }
+            for symbol in envelope.unmatchedSymbolList { unmatched.insert(symbol.uppercased()) }
         }
         let stamp = now()
         for (userSymbol, wire) in wireSymbolByUserSymbol {
-            if let error = errorByWireSymbol[wire] {
-                results[userSymbol] = .failure(error)
-            } else if let quote = quoteByWireSymbol[wire] {
+            if let quote = quoteByWireSymbol[wire] {
                 results[userSymbol] = Self.commonQuote(from: quote, symbol: userSymbol, now: stamp)
-            } else {
+            } else if unmatched.contains(wire) {
                 results[userSymbol] = .failure(.unknownSymbol(userSymbol))
+            } else {
+                results[userSymbol] = .failure(.badResponse(
+                    "\(Self.branding.id): the answer has no quote and no unmatched entry for \(Symbol.printable(userSymbol))"))
             }
         }
         return results
@@ -125,16 +136,15 @@ public struct TradierBroker: QuoteService, AccountService, AuthService {
             buyingPower: buyingPower, equity: balances.totalEquity?.value)
     }
 
-    /// The first batch's error when no batch succeeded: then the whole request failed.
-    private static func errorIfAllFailed<Output>(_ outcomes: [Result<Output, BrokerError>]) -> BrokerError? {
-        var first: BrokerError?
-        for outcome in outcomes {
-            switch outcome {
-            case .success: return nil
-            case .failure(let error): first = first ?? error
-            }
+    /// One quotes request. A body without a `quotes` object, or one whose `quotes` holds neither quotes nor
+    /// unmatched symbols, is not an answer about the symbols asked for (Tradier always names each one,
+    /// reference §1.2): the request failed, and nothing is concluded about them.
+    private func quotesAnswer(for batch: [String]) async throws(BrokerError) -> TradierQuotesEnvelope {
+        let envelope = try await perform(factory.quotes(batch))
+        guard !envelope.quoteList.isEmpty || !envelope.unmatchedSymbolList.isEmpty else {
+            throw .badResponse("\(Self.branding.id): unexpected response: no quotes and no unmatched symbols for \(batch.count) asked")
         }
-        return first
+        return envelope
     }
 
     /// Sends through the context's servicer. Statuses map as for every broker, except that a 4xx

@@ -6,17 +6,19 @@ import Networking
 enum PerSymbolQuotes {
     /// - `request` builds the request for a canonical symbol. `.invalidSymbol` fails that symbol only; any
     ///   other construction error (missing key, bad base URL) fails the whole call before anything is sent.
-    /// - `endsBatch` says a failure holds for every symbol (the key is rejected, the rate limit is hit):
-    ///   symbols not yet sent then get that failure without spending more of the provider's quota.
-    /// - `fetch` sends one request and maps its answer for the canonical symbol.
+    /// - `fetch` sends one request and returns the broker's answer about the canonical symbol (a quote, or
+    ///   a verdict such as unknown or not entitled). It throws when the request failed instead: no answer,
+    ///   a 429, a 5xx, a rejected key, a body that cannot be read.
     ///
-    /// Throws when every symbol that was sent failed with the same `.unauthorized`: that is a rejected key,
-    /// not a bad row, and the footer should say so once. Throws `.cancelled` if the task was cancelled.
+    /// A failed request is the broker's failure, never a verdict on its symbol: the whole call throws it
+    /// (a 429 first, since it carries the time to wait), and symbols not yet sent are not sent, so a rate
+    /// limit or an outage spends no more of the provider's quota. Throws too when every symbol got the same
+    /// `.unauthorized` verdict: that is a plan without the endpoint, and the footer should say so once.
+    /// Throws `.cancelled` if the task was cancelled.
     static func collect<Pending: Sendable>(
         _ symbols: [String], maxInFlight: Int,
         request: (String) -> Result<Pending, RequestConstructionError>,
-        endsBatch: (BrokerError) -> Bool,
-        fetch: @escaping @Sendable (Pending, String) async -> Result<CommonQuote, BrokerError>
+        fetch: @escaping @Sendable (Pending, String) async throws(BrokerError) -> Result<CommonQuote, BrokerError>
     ) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
         let spellings = SymbolSpellings(symbols)
         var results = spellings.rejected
@@ -33,11 +35,16 @@ enum PerSymbolQuotes {
             }
         }
 
-        let answers = await BoundedConcurrency.results(for: pending, limit: maxInFlight, endsBatch: endsBatch) {
+        let outcomes = await BoundedConcurrency.results(for: pending, limit: maxInFlight, endsBatch: { _ in true }) {
             sent throws(BrokerError) in
-            try await fetch(sent.request, sent.canonical).get()
+            try await fetch(sent.request, sent.canonical)
         }
         if Task.isCancelled { throw .cancelled }
+        if let failure = failedRequest(in: outcomes) { throw failure }
+        let answers = outcomes.map { outcome in
+            // Every outcome succeeded, or `failedRequest` would have thrown.
+            (try? outcome.get()) ?? .failure(.cancelled)
+        }
         if let first = answers.first, case .failure(let error) = first, case .unauthorized = error,
            answers.allSatisfy({ $0 == .failure(error) }) {
             throw error
@@ -53,6 +60,17 @@ enum PerSymbolQuotes {
             }
         }
         return results
+    }
+
+    /// The failure to throw for the call, if any request failed: a 429 (it says when to come back), else
+    /// the first failure that is not the `.cancelled` of a request never sent.
+    static func failedRequest<Output>(in outcomes: [Result<Output, BrokerError>]) -> BrokerError? {
+        var chosen: BrokerError?
+        for case .failure(let error) in outcomes {
+            if case .rateLimited = error { return error }
+            if chosen == nil || chosen == .cancelled { chosen = error }
+        }
+        return chosen
     }
 
     /// A request built for one canonical symbol.

@@ -4,8 +4,10 @@ import Foundation
 import Networking
 
 /// Builds the real brokers the config enables: one `ServiceContext` each (environment, base URL, the one
-/// servicer of this run), the broker's services, and the hub's upstream: the broker's WebSocket stream,
-/// or a polling loop over its REST quotes. All broker construction happens here, once.
+/// servicer of this run), one `BrokerRequestGate` each (the documented request budget and the 429 pause
+/// that every quote request of that broker goes through: the start-up snapshot, the poller, a key check),
+/// the broker's services, and the hub's upstream: the broker's WebSocket stream, or a polling loop over its
+/// REST quotes. All broker construction happens here, once.
 struct BrokerAssembly {
     struct Broker {
         var quoteService: any QuoteService
@@ -20,7 +22,9 @@ struct BrokerAssembly {
         case "tradier": return PollingSettings(interval: interval, requestsPerMinute: environment == .sandbox ? 55 : 110, maxSymbolsPerRequest: TradierBroker.maxSymbolsPerRequest)
         case "alpaca": return PollingSettings(interval: interval, requestsPerMinute: 180, maxSymbolsPerRequest: 100)
         case "finnhub": return PollingSettings(interval: interval, requestsPerMinute: 55, maxSymbolsPerRequest: 1)
-        case "polygon": return PollingSettings(interval: interval, requestsPerMinute: 5, maxSymbolsPerRequest: 1)
+        // Polygon's budget is per minute, so the whole of it may go at once (a start-up snapshot of a few
+        // symbols, or `print`, need not take a minute); the limiter still allows 5 in any 60 s.
+        case "polygon": return PollingSettings(interval: interval, requestsPerMinute: 5, maxSymbolsPerRequest: 1, burst: 5)
         default: return PollingSettings(interval: interval, requestsPerMinute: 60, maxSymbolsPerRequest: 1)
         }
     }
@@ -82,6 +86,8 @@ struct BrokerAssembly {
             func variable(_ key: String, _ fallback: String) -> String { section.credential(key)?.environmentVariable ?? fallback }
             let (streams, note) = streamChoice(section, environment: deployment, options: options)
             if let note { notes.append(note) }
+            let polling = pollingSettings(for: section.id, section: section, environment: deployment)
+            let gate = BrokerRequestGate(settings: polling)
 
             let quotes: any QuoteService
             var accounts: (any AccountService)?
@@ -90,7 +96,7 @@ struct BrokerAssembly {
             switch section.id {
             case "tradier":
                 let credentials = TradierCredentials(token: secret("token"), tokenVariable: variable("token", "TRADIER_TOKEN"))
-                let broker = TradierBroker(context: context, credentials: credentials)
+                let broker = TradierBroker(context: context, credentials: credentials, gate: gate)
                 quotes = broker
                 accounts = broker
                 if streams {
@@ -104,7 +110,7 @@ struct BrokerAssembly {
                     keyIDVariable: variable("keyId", "APCA_API_KEY_ID"),
                     secretKeyVariable: variable("secretKey", "APCA_API_SECRET_KEY"),
                     feed: section.choice("feed") ?? "iex")
-                let broker = AlpacaBroker(context: context, credentials: credentials)
+                let broker = AlpacaBroker(context: context, credentials: credentials, gate: gate)
                 quotes = broker
                 accounts = broker
                 if streams {
@@ -115,7 +121,7 @@ struct BrokerAssembly {
                 }
             case "finnhub":
                 let credentials = FinnhubCredentials(token: secret("token"), tokenVariable: variable("token", "FINNHUB_TOKEN"))
-                quotes = FinnhubBroker(context: context, credentials: credentials)
+                quotes = FinnhubBroker(context: context, credentials: credentials, gate: gate)
                 if streams {
                     let url = section.streamURL ?? section.baseURL.map(FinnhubStreamService.url(forBaseURL:)) ?? FinnhubStreamService.defaultURL
                     stream = AnyStreamingQuoteService(FinnhubStreamService(connector: connector, url: url, credentials: credentials))
@@ -123,7 +129,7 @@ struct BrokerAssembly {
                 }
             case "polygon":
                 let credentials = PolygonCredentials(apiKey: secret("apiKey"), apiKeyVariable: variable("apiKey", "POLYGON_API_KEY"))
-                quotes = PolygonBroker(context: context, credentials: credentials)
+                quotes = PolygonBroker(context: context, credentials: credentials, gate: gate)
                 if streams {
                     let url = section.streamURL ?? section.baseURL.map(PolygonStreamService.url(forBaseURL:)) ?? PolygonStreamService.defaultURL
                     stream = AnyStreamingQuoteService(PolygonStreamService(connector: connector, url: url, credentials: credentials))
@@ -133,8 +139,8 @@ struct BrokerAssembly {
                 return nil
             }
             if let streamURL, let warning = unencryptedWarning(streamURL, broker: section.id) { warnings.append(warning) }
-            let upstream = stream ?? AnyStreamingQuoteService(
-                PollingQuoteStream(service: quotes, settings: pollingSettings(for: section.id, section: section, environment: deployment)))
+            // The broker paces itself through its gate; a limiter of the poller's own would count twice.
+            let upstream = stream ?? AnyStreamingQuoteService(PollingQuoteStream(service: quotes, settings: polling, rateLimiter: nil))
             return Broker(quoteService: quotes, accountService: accounts, stream: upstream)
         }
         return (brokers, notes, warnings)

@@ -630,6 +630,7 @@ public struct AppState: Sendable {
         if let error = entry?.error { return error.shortReason }
         switch brokerState {
         case .reconnecting(let attempt, _): return "reconnecting \(attempt)…"
+        case .retrying(_, let error): return "retrying: \(error.shortReason)"
         case .failed(let reason): return "failed: \(reason)"
         default: return nil
         }

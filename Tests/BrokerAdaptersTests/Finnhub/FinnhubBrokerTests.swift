@@ -46,24 +46,34 @@ import Testing
         #expect(results.count == 2)
     }
 
-    @Test func eachSymbolsOwnFailureStaysOnItsRow() async throws {
+    /// Only Finnhub's word about a symbol (a plan refusal, the all-zero unknown quote) stays on its row.
+    @Test func verdictsStayOnTheirRows() async throws {
         let servicer = try FixtureRoutesServicer(broker: "finnhub")
-        let results = try await broker(servicer: servicer).quotes(for: ["AAPL", "7203.T", "SERVERERROR", "GARBAGE", "DROP", "TRUNCATE", "A B"])
+        let results = try await broker(servicer: servicer).quotes(for: ["AAPL", "7203.T", "ZZZZ", "A B"])
         #expect(try results["AAPL"]?.get().last == 227.52)
         #expect(results["7203.T"] == .failure(.unauthorized(hint: "your Finnhub plan does not include this data")))
-        #expect(results["SERVERERROR"] == .failure(.server(status: 500)))
-        #expect(results["GARBAGE"] == .failure(.badResponse("not a Finnhub quote: <html><body>502 Bad Gateway</body></html>")))
-        #expect(results["DROP"] == .failure(.network("connection closed before a response (fixture route dropped)")))
-        #expect(results["TRUNCATE"] == .failure(.badResponse(#"not a Finnhub quote: {"c":227.52,"d":-1.34,"dp":-0.5855,"h":229.41,"#)))
+        #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
         #expect(results["A B"] == .failure(.unknownSymbol("A B")))
         // The invalid symbol never reached the wire.
-        #expect(servicer.requests.count == 6)
+        #expect(servicer.requests.count == 3)
     }
 
-    @Test func aRateLimitFailsItsRowAndStopsFurtherRequests() async throws {
+    /// A request that failed (5xx, network, a body that is not a quote) is the broker's failure: the whole
+    /// call throws it, and no row, not even the one asked for, gets a verdict.
+    @Test(arguments: [
+        ("SERVERERROR", BrokerError.server(status: 500)),
+        ("GARBAGE", .badResponse("not a Finnhub quote: <html><body>502 Bad Gateway</body></html>")),
+        ("DROP", .network("connection closed before a response (fixture route dropped)")),
+        ("TRUNCATE", .badResponse(#"not a Finnhub quote: {"c":227.52,"d":-1.34,"dp":-0.5855,"h":229.41,"#)),
+    ])
+    func aFailedRequestFailsTheWholeCall(symbol: String, error: BrokerError) async throws {
         let servicer = try FixtureRoutesServicer(broker: "finnhub")
-        let results = try await broker(servicer: servicer).quotes(for: ["RATELIMIT"])
-        #expect(results["RATELIMIT"] == .failure(.rateLimited(retryAfter: 30)))
+        await #expect(throws: error) { try await broker(servicer: servicer).quotes(for: [symbol]) }
+    }
+
+    @Test func aRateLimitThrowsWithItsRetryAfter() async throws {
+        let servicer = try FixtureRoutesServicer(broker: "finnhub")
+        await #expect(throws: BrokerError.rateLimited(retryAfter: 30)) { try await broker(servicer: servicer).quotes(for: ["RATELIMIT"]) }
     }
 
     @Test func aRejectedKeyThrowsOnceForTheFooter() async throws {
@@ -127,13 +137,15 @@ import Testing
     @Test func noErrorEverShowsTheKey() async throws {
         let servicer = try FixtureRoutesServicer(broker: "finnhub")
         var descriptions: [String] = []
-        let results = try await broker(token: "test-token", servicer: servicer)
-            .quotes(for: ["ZZZZ", "7203.T", "RATELIMIT", "SERVERERROR", "GARBAGE", "DROP", "TRUNCATE"])
+        let results = try await broker(token: "test-token", servicer: servicer).quotes(for: ["ZZZZ", "7203.T"])
         for case .failure(let error) in results.values { descriptions.append(error.description) }
-        do {
-            _ = try await broker(token: "wrong-token", servicer: servicer).quotes(for: ["AAPL"])
-        } catch {
-            descriptions.append(error.description)
+        for (token, symbol) in [("test-token", "RATELIMIT"), ("test-token", "SERVERERROR"), ("test-token", "GARBAGE"), ("test-token", "DROP"),
+                                ("test-token", "TRUNCATE"), ("wrong-token", "AAPL")] {
+            do {
+                _ = try await broker(token: token, servicer: servicer).quotes(for: [symbol])
+            } catch {
+                descriptions.append(error.description)
+            }
         }
         #expect(descriptions.count == 8)
         for description in descriptions {

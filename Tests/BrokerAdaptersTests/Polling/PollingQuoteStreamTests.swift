@@ -1,5 +1,6 @@
 import TestSupport
 import Domain
+import Foundation
 import Testing
 @testable import BrokerAdapters
 
@@ -15,9 +16,14 @@ import Testing
         PollingSettings(interval: interval, requestsPerMinute: requestsPerMinute, maxSymbolsPerRequest: maxSymbolsPerRequest, burst: burst)
     }
 
+    /// The wall-clock time of the manual clock's zero.
+    static let epoch = Date(timeIntervalSince1970: 1_750_000_000)
+
     func open(_ service: ScriptedQuoteService, _ settings: PollingSettings, clock: ManualClock) async throws -> any QuoteStreamSession {
-        try await PollingQuoteStream(service: service, settings: settings, clock: clock).openSession()
+        try await PollingQuoteStream(service: service, settings: settings, clock: clock, wallClock: { Self.epoch }).openSession()
     }
+
+    func date(_ seconds: Double) -> Date { Self.epoch.addingTimeInterval(seconds) }
 
     func quote(_ symbol: String, _ last: Double) -> QuoteEvent { .quote(ScriptedQuoteService.quote(symbol, last)) }
 
@@ -189,7 +195,7 @@ import Testing
         #expect(service.calls.count == 1)
         clock.advance(by: .milliseconds(1))
         try #require(await service.calls(atLeast: 2))
-        #expect(try await next(2, &events) == [.live, quote("AAPL", 1)])
+        #expect(try await next(3, &events) == [.retrying(at: date(7), after: .rateLimited(retryAfter: 7)), .live, quote("AAPL", 1)])
         await session.close()
     }
 
@@ -247,7 +253,7 @@ import Testing
             .success([
                 "AAPL": .success(ScriptedQuoteService.quote("AAPL", 100 + Double(call))),
                 "FLKY": .failure(flaky),
-                // ZZZZ left out: unknown to the broker.
+                "ZZZZ": .failure(.unknownSymbol("ZZZZ")),
             ])
         }
         let session = try await open(service, settings(), clock: clock)

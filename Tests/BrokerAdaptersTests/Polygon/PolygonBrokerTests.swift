@@ -42,27 +42,49 @@ import Testing
         ])
     }
 
-    @Test func eachTickersOwnFailureStaysOnItsRow() async throws {
+    /// Only Polygon's word about a ticker (not found, not entitled) stays on its row.
+    @Test func verdictsStayOnTheirRows() async throws {
         let servicer = try FixtureRoutesServicer(broker: "polygon")
-        let results = try await broker(servicer: servicer).quotes(for: ["AAPL", "NVDA", "SERVERERROR", "GARBAGE", "DROP", "TRUNCATE", "NOROUTE", "I:SPX"])
+        let results = try await broker(servicer: servicer).quotes(for: ["AAPL", "NVDA", "ZZZZ", "NOROUTE", "I:SPX"])
         #expect(try results["AAPL"]?.get().last == 227.52)
         #expect(results["NVDA"] == .failure(.unauthorized(hint: "your Polygon plan does not include this data")))
-        #expect(results["SERVERERROR"] == .failure(.server(status: 500)))
-        #expect(results["GARBAGE"] == .failure(.badResponse("not a Polygon snapshot: <html><body>502 Bad Gateway</body></html>")))
-        #expect(results["DROP"] == .failure(.network("connection closed before a response (fixture route dropped)")))
-        guard case .failure(.badResponse(let detail)) = results["TRUNCATE"] else {
-            Issue.record("truncated body: \(String(describing: results["TRUNCATE"]))")
-            return
-        }
-        #expect(detail.hasPrefix(#"not a Polygon snapshot: {"request_id":"6a7e466379af0a71039d60cc78e72282""#) && detail.count < 110)
+        #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
         #expect(results["NOROUTE"] == .failure(.unknownSymbol("NOROUTE")))
         #expect(results["I:SPX"] == .failure(.unknownSymbol("I:SPX")))
-        #expect(servicer.requests.count == 7)
+        #expect(servicer.requests.count == 4)
     }
 
-    @Test func aRateLimitFailsItsRow() async throws {
-        let results = try await broker(servicer: try FixtureRoutesServicer(broker: "polygon")).quotes(for: ["RATELIMIT"])
-        #expect(results["RATELIMIT"] == .failure(.rateLimited(retryAfter: nil)))
+    /// A request that failed (5xx, network, a body that is not a snapshot) is the broker's failure: the
+    /// whole call throws it, and no row gets a verdict.
+    @Test(arguments: [
+        ("SERVERERROR", BrokerError.server(status: 500)),
+        ("GARBAGE", .badResponse("not a Polygon snapshot: <html><body>502 Bad Gateway</body></html>")),
+        ("DROP", .network("connection closed before a response (fixture route dropped)")),
+    ])
+    func aFailedRequestFailsTheWholeCall(symbol: String, error: BrokerError) async throws {
+        let servicer = try FixtureRoutesServicer(broker: "polygon")
+        await #expect(throws: error) { try await broker(servicer: servicer).quotes(for: ["AAPL", symbol]) }
+    }
+
+    @Test func aTruncatedBodyFailsTheWholeCall() async throws {
+        let servicer = try FixtureRoutesServicer(broker: "polygon")
+        do {
+            _ = try await broker(servicer: servicer).quotes(for: ["TRUNCATE"])
+            Issue.record("a truncated body gave an answer")
+        } catch {
+            guard case .badResponse(let detail) = error else {
+                Issue.record("truncated body: \(error)")
+                return
+            }
+            #expect(detail.hasPrefix(#"not a Polygon snapshot: {"request_id":"6a7e466379af0a71039d60cc78e72282""#) && detail.count < 110)
+        }
+    }
+
+    /// Polygon documents no Retry-After: the gate pauses for its backoff and says how long.
+    @Test func aRateLimitThrowsWithThePause() async throws {
+        await #expect(throws: BrokerError.rateLimited(retryAfter: 1)) {
+            try await broker(servicer: try FixtureRoutesServicer(broker: "polygon")).quotes(for: ["RATELIMIT"])
+        }
     }
 
     @Test func aRejectedKeyThrowsOnceForTheFooter() async throws {
@@ -112,13 +134,15 @@ import Testing
     @Test func noErrorEverShowsTheKey() async throws {
         let servicer = try FixtureRoutesServicer(broker: "polygon")
         var descriptions: [String] = []
-        let results = try await broker(servicer: servicer)
-            .quotes(for: ["ZZZZ", "NVDA", "RATELIMIT", "SERVERERROR", "GARBAGE", "DROP", "TRUNCATE"])
+        let results = try await broker(servicer: servicer).quotes(for: ["ZZZZ", "NVDA"])
         for case .failure(let error) in results.values { descriptions.append(error.description) }
-        do {
-            _ = try await broker(key: "wrong-key", servicer: servicer).quotes(for: ["AAPL"])
-        } catch {
-            descriptions.append(error.description)
+        for (key, symbol) in [("test-key", "RATELIMIT"), ("test-key", "SERVERERROR"), ("test-key", "GARBAGE"), ("test-key", "DROP"),
+                              ("test-key", "TRUNCATE"), ("wrong-key", "AAPL")] {
+            do {
+                _ = try await broker(key: key, servicer: servicer).quotes(for: [symbol])
+            } catch {
+                descriptions.append(error.description)
+            }
         }
         #expect(descriptions.count == 8)
         for description in descriptions {

@@ -66,14 +66,20 @@ import Testing
         #expect(results == ["ZZZQ": .failure(.unknownSymbol("ZZZQ")), "XXYYZ": .failure(.unknownSymbol("XXYYZ"))])
     }
 
-    /// A symbol Tradier neither quotes nor lists as unmatched is unknown too.
-    @Test func symbolsMissingFromTheAnswerAreUnknown() async throws {
+    static func isPermanentFailure(_ result: Result<CommonQuote, BrokerError>) -> Bool {
+        if case .failure(let error) = result { error.isPermanent } else { false }
+    }
+
+    /// Only `unmatched_symbols` says a symbol is unknown: one the answer neither quotes nor lists gets a
+    /// row error that is not permanent, so it is asked for again.
+    @Test func aSymbolMissingFromTheAnswerIsNotDeclaredUnknown() async throws {
         let servicer = FixtureRoutesServicer { _ throws(BrokerError) in
             HTTPResponse(status: 200, body: try! TradierFixtures.data("quotes-one.json"))
         }
         let results = try await broker(servicer).quotes(for: ["AAPL", "MSFT"])
         #expect(try results["AAPL"]?.get().symbol == "AAPL")
-        #expect(results["MSFT"] == .failure(.unknownSymbol("MSFT")))
+        #expect(results["MSFT"] == .failure(.badResponse("tradier: the answer has no quote and no unmatched entry for MSFT")))
+        #expect(results["MSFT"].map(Self.isPermanentFailure) == false)
     }
 
     @Test func nullsBeforeTheOpenAndAnUntradedSymbol() async throws {
@@ -194,20 +200,17 @@ import Testing
         #expect(Set(servicer.sent.flatMap(\.symbols)) == Set(symbols))
         #expect(results.count == 250)
         #expect(try results["S7"]?.get().last == 1.5)
-        #expect(results["S8"] == .failure(.unknownSymbol("S8")))
+        #expect(results["S8"].map(Self.isPermanentFailure) == false)
     }
 
-    @Test func aFailedBatchFailsOnlyItsSymbols() async throws {
+    /// A failed batch is the broker's failure, not a verdict on its rows: the whole call throws.
+    @Test func aFailedBatchFailsTheWholeCall() async throws {
         let symbols = (0..<150).map { "S\($0)" }
         let servicer = FixtureRoutesServicer { request throws(BrokerError) in
             if request.url?.query?.contains("S120") == true { return HTTPResponse(status: 503) }
             return HTTPResponse(status: 200, body: Data(#"{"quotes":{"quote":{"symbol":"S1","last":2}}}"#.utf8))
         }
-        let results = try await broker(servicer).quotes(for: symbols)
-        #expect(try results["S1"]?.get().last == 2)
-        #expect(results["S120"] == .failure(.server(status: 503)))
-        #expect(results["S149"] == .failure(.server(status: 503)))
-        #expect(results["S99"] == .failure(.unknownSymbol("S99")))
+        await #expect(throws: BrokerError.server(status: 503)) { try await broker(servicer).quotes(for: symbols) }
     }
 
     @Test func everyBatchFailingFailsTheRequest() async throws {

@@ -8,17 +8,23 @@ import Testing
 @Suite struct PerSymbolQuotesTests {
     let stamp = Date(timeIntervalSince1970: 1_731_528_912)
 
-    /// Answers from a table; records the order symbols were fetched in.
+    /// Answers from a table; records the order symbols were fetched in. `failing` holds the symbols whose
+    /// request fails (the fetch throws) rather than getting an answer.
     final class Answers: Sendable {
         let table: [String: Result<CommonQuote, BrokerError>]
+        let failing: [String: BrokerError]
         private let fetched = Mutex<[String]>([])
 
-        init(_ table: [String: Result<CommonQuote, BrokerError>]) { self.table = table }
+        init(_ table: [String: Result<CommonQuote, BrokerError>], failing: [String: BrokerError] = [:]) {
+            self.table = table
+            self.failing = failing
+        }
 
         var order: [String] { fetched.withLock { $0 } }
 
-        func fetch(_ symbol: String) -> Result<CommonQuote, BrokerError> {
+        func fetch(_ symbol: String) throws(BrokerError) -> Result<CommonQuote, BrokerError> {
             fetched.withLock { $0.append(symbol) }
+            if let failure = failing[symbol] { throw failure }
             return table[symbol] ?? .failure(.unknownSymbol(symbol))
         }
     }
@@ -29,8 +35,7 @@ import Testing
     ) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
         try await PerSymbolQuotes.collect(
             symbols, maxInFlight: maxInFlight, request: request,
-            endsBatch: { error in if case .rateLimited = error { true } else { false } },
-            fetch: { request, _ in answers.fetch(request) }
+            fetch: { request, _ throws(BrokerError) in try answers.fetch(request) }
         )
     }
 
@@ -38,21 +43,28 @@ import Testing
         .success(CommonQuote(symbol: symbol, last: 10, timestamp: stamp))
     }
 
-    @Test func aFailureThatHoldsForAllStopsTheRestUnsent() async throws {
-        let answers = Answers(["A": quote("A"), "B": .failure(.rateLimited(retryAfter: 12)), "C": quote("C")])
-        let results = try await collect(["A", "B", "C", "D"], answers: answers)
+    @Test func aFailedRequestFailsTheWholeCallAndStopsTheRestUnsent() async {
+        let answers = Answers(["A": quote("A"), "C": quote("C")], failing: ["B": .rateLimited(retryAfter: 12)])
+        await #expect(throws: BrokerError.rateLimited(retryAfter: 12)) { try await collect(["A", "B", "C", "D"], answers: answers) }
         #expect(answers.order == ["A", "B"])
-        #expect(results["A"] == quote("A"))
-        #expect(results["B"] == .failure(.rateLimited(retryAfter: 12)))
-        #expect(results["C"] == .failure(.rateLimited(retryAfter: 12)))
-        #expect(results["D"] == .failure(.rateLimited(retryAfter: 12)))
     }
 
-    @Test func otherFailuresDoNotStopTheBatch() async throws {
-        let answers = Answers(["A": .failure(.server(status: 502)), "C": quote("C")])
-        let results = try await collect(["A", "B", "C"], answers: answers)
-        #expect(answers.order == ["A", "B", "C"])
-        #expect(results == ["A": .failure(.server(status: 502)), "B": .failure(.unknownSymbol("B")), "C": quote("C")])
+    /// A 5xx is the broker's failure, never a verdict on the row it was asked for.
+    @Test func aServerErrorIsNotARowsResult() async {
+        let answers = Answers(["C": quote("C")], failing: ["A": .server(status: 502)])
+        await #expect(throws: BrokerError.server(status: 502)) { try await collect(["A", "B", "C"], answers: answers) }
+        #expect(answers.order == ["A"])
+    }
+
+    @Test func aRateLimitWinsOverOtherFailuresSinceItSaysWhenToComeBack() async {
+        let answers = Answers([:], failing: ["A": .server(status: 500), "B": .rateLimited(retryAfter: 5), "C": .network("reset")])
+        await #expect(throws: BrokerError.rateLimited(retryAfter: 5)) { try await collect(["A", "B", "C"], answers: answers, maxInFlight: 4) }
+    }
+
+    @Test func verdictsStayOnTheirRows() async throws {
+        let plan = BrokerError.unauthorized(hint: "plan")
+        let results = try await collect(["A", "B", "C"], answers: Answers(["A": quote("A"), "C": .failure(plan)]), maxInFlight: 4)
+        #expect(results == ["A": quote("A"), "B": .failure(.unknownSymbol("B")), "C": .failure(plan)])
     }
 
     @Test func everySentSymbolUnauthorizedAlikeThrows() async {

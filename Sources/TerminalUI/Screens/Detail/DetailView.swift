@@ -154,7 +154,7 @@ struct DetailView {
             case .volume: cell(quote?.volume.map(QuoteFormatting.volume) ?? missing)
             case .seenRange: cell(entry.seenRange.map { "\(QuoteFormatting.price($0.lowerBound))–\(QuoteFormatting.price($0.upperBound))" } ?? missing)
             case .age: cell(entry.receivedAt.map { QuoteFormatting.age(since: quote?.timestamp ?? $0, now: now) } ?? missing)
-            case .state: cell(BrokerFooter.describe(entry.state), palette.connection(entry.state))
+            case .state: cell(BrokerFooter.describe(entry.state, now: now), palette.connection(entry.state))
             }
         }
         return text
