@@ -1,5 +1,6 @@
 extension CommandLineArguments {
-    /// The text of `commonbroker --help`. The broker lines come from `AppConfig.BrokerSchema.all`, so a
+    /// The text of `commonbroker --help`, ending with a newline (else the shell's prompt lands on its
+    /// last line). The broker lines come from `AppConfig.BrokerSchema.all`, so a
     /// new broker appears here by itself.
     public static var helpText: String {
         """
@@ -56,6 +57,7 @@ extension CommandLineArguments {
                     the configuration (under $XDG_CONFIG_HOME if that is set)
           ~/.local/state/commonbroker/
                     the watchlist as edited in the app (under $XDG_STATE_HOME if set)
+
         """
     }
 
