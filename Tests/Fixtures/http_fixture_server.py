@@ -244,6 +244,11 @@ def main():
                 break
         if wake_read in readable:
             os.read(wake_read, 64)
+    # Stopping now, whichever came first. A SIGTERM that follows a closed stdin must not turn a clean
+    # exit into death by signal: at finalization Python puts back the default action for signals it
+    # handles, so ignore them from here on.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     server.shutdown()
     server.server_close()
     return 0

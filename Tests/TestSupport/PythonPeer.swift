@@ -159,17 +159,20 @@ public final class PythonPeer: Sendable {
         }
     }
 
-    /// Closes the peer's stdin, sends `signal` (none: the closed stdin alone must stop it) and reaps it.
-    /// Returns its exit status (128 + n if killed by signal n), or nil if it was already stopped.
-    /// Suspends while a thread of its own waits for the exit (up to `exitGrace` before SIGKILL).
+    /// Sends `signal`, then closes the peer's stdin (no signal: the closed stdin alone must stop it) and
+    /// reaps it. Returns its exit status (128 + n if killed by signal n), or nil if it was already
+    /// stopped. Suspends while a thread of its own waits for the exit (up to `exitGrace` before SIGKILL).
+    /// The signal goes first so it is what stops the peer: sent after the close, it raced the peer's own
+    /// exit and could land while Python was finalizing, with default signal actions back (status 143).
     @discardableResult
     public func stop(signal: Int32? = SIGTERM) async -> Int32? {
         guard markStopped() else { return nil }
+        if let signal { kill(pid, signal) }
         close(stdinWriteEnd)
         let (pid, stderrPath) = (pid, stderrPath)
         return await DedicatedThread.run("python peer stop") {
             defer { unlink(stderrPath) }
-            return Self.terminate(pid, signal: signal)
+            return Self.terminate(pid, signal: nil)
         }
     }
 
