@@ -47,8 +47,10 @@ struct AppComposition {
         var real: [BrokerAssembly.Broker] = []
         if !options.demo, !config.brokers.enabled.isEmpty {
             let servicer = try BrokerAssembly.servicer(options: options)
+            // A replay sends nothing anywhere, so it needs no keys (see environmentForReplay).
+            let brokerEnvironment = options.replayDirectory == nil ? environment : config.environmentForReplay(environment)
             let assembled = BrokerAssembly.build(
-                config: config, options: options, environment: environment, servicer: servicer,
+                config: config, options: options, environment: brokerEnvironment, servicer: servicer,
                 connector: BrokerAssembly.connector(tls: config.tls))
             real = assembled.brokers
             notes += assembled.notes.map { StatusMessage(.info, $0) }
