@@ -40,7 +40,8 @@ extension CommandLineArguments {
           highlightMilliseconds    how long a price change is highlighted (1000)
           color                    false draws without colors (true)
           theme.up, theme.down     colors of rising and falling prices (green, red)
-          brokers.demo             enabled, seed, tickIntervalMs
+          brokers.demo             enabled, seed, tickIntervalMs, staleAfterSeconds (5;
+                                   the stale threshold when only the demo runs)
           brokers.BROKER           enabled, environment, baseURL,
                                    pollIntervalSeconds, and for each broker:
         \(brokerLines)

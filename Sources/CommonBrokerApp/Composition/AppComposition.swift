@@ -33,7 +33,7 @@ struct AppComposition {
         }
         var notes: [StatusMessage] = []
 
-        let config: AppConfig
+        var config: AppConfig
         switch AppConfig.load(using: paths) {
         case .success(let loaded): config = loaded
         case .failure(let error): throw StartupError(description: error.description)
@@ -62,6 +62,8 @@ struct AppComposition {
             notes.append(StatusMessage(.warning, "tls.insecureSkipVerify is true: certificates are not checked, so anyone on the network path can read and change the streams"))
         }
         let showDemo = real.isEmpty || config.brokers.demo.enabled
+        // The demo alone has its own, shorter stale threshold, so its flaky broker's outages show.
+        if real.isEmpty { config.staleAfterSeconds = config.brokers.demo.staleAfterSeconds }
         let seed = config.brokers.demo.seed ?? UInt64.random(in: 0...UInt64.max)
         let demoBrokers = showDemo
             ? DemoBrokers.make(settings: DemoBrokerSettings(seed: seed, tickInterval: config.brokers.demo.tickInterval))
