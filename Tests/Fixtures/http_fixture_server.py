@@ -13,9 +13,10 @@ Loads every routes.json under DIR (recursively; file order by path, routes in fi
    "behavior": "drop" | "truncate"}                close without answering | headers and half the body
 The first matching route answers; none matches => 404 {"error":"no fixture route"}.
 
-Prints "LISTENING <port>" as the first line on stdout, then nothing more there. Every request is
+Prints "LISTENING <port>" as the first line on stdout, then only "STOPPING" (see below). Every request is
 logged: GET /__log returns [{method, path, query: {name: [values]}, headers}], POST /__log/clear
-empties it. Exits on SIGTERM, SIGINT, or when stdin reaches end-of-file (the parent died).
+empties it. Exits on SIGTERM, SIGINT, or when stdin reaches end-of-file (the parent died), and prints
+`STOPPING` once it has begun to (from then on further stop signals are ignored).
 """
 
 import argparse
@@ -249,6 +250,11 @@ def main():
     # handles, so ignore them from here on.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        sys.stdout.write("STOPPING\n")
+        sys.stdout.flush()
+    except OSError:
+        pass  # nobody reads any more (the test process is gone)
     server.shutdown()
     server.server_close()
     return 0

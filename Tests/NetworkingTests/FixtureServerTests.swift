@@ -100,6 +100,13 @@ import Testing
         #expect(await server.stop() == nil)
     }
 
+    /// The race itself, made deterministic: SIGTERM arrives after the closed stdin has started the exit.
+    @Test func aSIGTERMAfterItBeganStoppingDoesNotKillIt() async throws {
+        let server = try await FixtureServer.start()
+        #expect(await server.closeStdinAndWaitUntilStopping())
+        #expect(await server.stop(signal: SIGTERM) == 0)
+    }
+
     @Test func itExitsCleanlyWhenItsStdinCloses() async throws {
         let server = try await FixtureServer.start()
         #expect(await server.stop(signal: nil) == 0)

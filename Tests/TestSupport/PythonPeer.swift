@@ -36,6 +36,7 @@ public final class PythonPeer: Sendable {
     private let stdinWriteEnd: Int32
     private let stderrPath: String
     private let stopped = Mutex(false)
+    private let stdinOpen = Atomic(true)
     /// Shared with the thread that reads stdout, which must not keep `self` (and so the peer) alive.
     private final class OutputBox: Sendable {
         let state = Mutex(Output())
@@ -124,12 +125,18 @@ public final class PythonPeer: Sendable {
     /// up to `exitGrace`; a deinit may run on a cooperative-pool thread).
     deinit {
         guard markStopped() else { return }
-        close(stdinWriteEnd)
+        closeStdin()
         let (pid, stderrPath) = (pid, stderrPath)
         DedicatedThread.detach("python peer reaper") {
             Self.terminate(pid)
             unlink(stderrPath)
         }
+    }
+
+    /// Closes the peer's stdin (once), which tells it to exit, without waiting for it or reaping it:
+    /// `stop` still does that.
+    public func closeStdin() {
+        if stdinOpen.exchange(false, ordering: .acquiringAndReleasing) { close(stdinWriteEnd) }
     }
 
     /// The first stdout line after `LISTENING` that satisfies `matches`, including lines already printed;
@@ -168,7 +175,7 @@ public final class PythonPeer: Sendable {
     public func stop(signal: Int32? = SIGTERM) async -> Int32? {
         guard markStopped() else { return nil }
         if let signal { kill(pid, signal) }
-        close(stdinWriteEnd)
+        closeStdin()
         let (pid, stderrPath) = (pid, stderrPath)
         return await DedicatedThread.run("python peer stop") {
             defer { unlink(stderrPath) }
