@@ -32,11 +32,18 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product commonbroker
 
+# Ctrl-Z stops make too (it is in the terminal's foreground group and it is the shell's job), and make
+# stops at once, before the app has left the alternate screen: the shell's "Stopped" notice is then
+# printed there and wiped by the app's restore. No recipe can take make out of that group, so these
+# targets say how to run the binary as the shell's own job. `exec` leaves no shell between make and it.
+SUSPEND_HINT = To suspend with Ctrl-Z (and see the shell's Stopped notice), run the binary itself:
 demo: release
-	.build/release/commonbroker --demo
+	@echo "$(SUSPEND_HINT) .build/release/commonbroker --demo"
+	exec .build/release/commonbroker --demo
 
 run: release
-	.build/release/commonbroker
+	@echo "$(SUSPEND_HINT) .build/release/commonbroker"
+	exec .build/release/commonbroker
 
 # Python peers for the tests (an independent WebSocket implementation), in a local virtual environment.
 VENV := $(CURDIR)/.venv

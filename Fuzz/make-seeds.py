@@ -74,6 +74,10 @@ write("WebSocketHandshake", "403-json", response("HTTP/1.1 403 Forbidden",
       [("Content-Type", "application/json"), ("Content-Length", "35")], b'{"code":40310000,"message":"forbidden"}'))
 write("WebSocketHandshake", "echoed-request", b"GET /v2/iex?token=s3cr3t HTTP/1.1\r\nHost: stream.example.com\r\n\r\n")
 write("WebSocketHandshake", "partial", b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n")
+# Crash inputs `make fuzz` found, kept as seeds (and as regression tests in Tests/NetworkingTests/WebSocket).
+# A space joined to combining marks is one Character: the String split skipped it and took the later 101.
+write("WebSocketHandshake", "crash-combining-space",
+      "HTTP/1.1o/v2/i \u0301\u0301 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".encode())
 
 polygon = {
     "status-connected": '[{"ev":"status","status":"connected","message":"Connected Successfully"}]',

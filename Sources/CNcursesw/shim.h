@@ -52,6 +52,30 @@ static inline const char *cb_terminfo_string(const char *capability) {
     return (value == NULL || value == (char *)-1) ? NULL : value;
 }
 
+// term.h's terminfo loading, declared here: including term.h would bring its capability macros (`lines`,
+// `columns`, …), which clash with ordinary names. Same signatures as term.h (TERMINAL is struct term).
+struct term;
+extern int setupterm(const char *term, int fildes, int *errret);
+extern struct term *set_curterm(struct term *terminal);
+extern int del_curterm(struct term *terminal);
+
+// Reads `term`'s terminfo entry without starting curses and puts the current terminal back: 0 and the
+// capabilities the watchlist needs (cup present, hardcopy, generic), or -1 if terminfo does not know it.
+// Not thread-safe (curses' current terminal is global): callers serialize.
+static inline int cb_terminfo_probe(const char *term, int *has_cup, int *hardcopy, int *generic) {
+    struct term *previous = set_curterm(NULL);
+    int status = 0;
+    int found = setupterm(term, -1, &status) == OK && status == 1;
+    if (found) {
+        *has_cup = cb_terminfo_string("cup") != NULL;
+        *hardcopy = tigetflag("hc") == 1;
+        *generic = tigetflag("gn") == 1;
+    }
+    struct term *probe = set_curterm(previous);
+    if (probe != NULL && probe != previous) del_curterm(probe);
+    return found ? 0 : -1;
+}
+
 // ioctl is variadic, which Swift cannot call.
 static inline int cb_window_size(int fd, int *rows, int *columns) {
     struct winsize size;

@@ -69,7 +69,8 @@ public final class TerminalSession: Sendable {
     }
 
     /// Initialises curses and starts the UI thread; returns once the terminal is taken over. Throws if
-    /// stdin or stdout is not a terminal or curses cannot use the terminal (TERM unset or unknown).
+    /// stdin or stdout is not a terminal or curses cannot use the terminal (TERM unset or unknown, or a
+    /// type that cannot move the cursor, such as dumb).
     public func start() throws(TerminalError) {
         let claimed = lifecycle.withLock { state in
             guard case .idle = state.phase else { return false }
@@ -83,6 +84,10 @@ public final class TerminalSession: Sendable {
         do throws(TerminalError) {
             let term = ProcessInfo.processInfo.environment["TERM"]
             guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal(term: term) }
+            // Before curses writes anything: on TERM=dumb it would draw one line and leave it behind.
+            if let refusal = TerminalCapabilities.refusal(term: term, capabilities: term.flatMap(TerminalCapabilities.lookUp)) {
+                throw refusal
+            }
             wakeUp = try self.wakeUp.get()
             signalReadEnd = try TerminalSignals.install()
         } catch {

@@ -1,6 +1,7 @@
 import TestSupport
 import Domain
 import Foundation
+import Synchronization
 import Testing
 @testable import BrokerAdapters
 
@@ -147,11 +148,11 @@ import Testing
 
     @Test func flakyStreamRejectsItsSymbolsAndDropsAfterItsSeededTicks() async throws {
         let clock = ManualClock()
-        let session = try await broker(.gamma, clock: clock).openSession()
+        let gamma = broker(.gamma, clock: clock)
+        let session = try await gamma.openSession()
         await session.subscribe(["AAPL", "XXX"])
-        let dropAfter = DemoMarket.ticksUntilDrop(
-            brokerID: DemoBrokerCatalog.gamma.id, range: 40...90, startTick: startTick, seed: 42
-        )
+        // Opened on the broker's first tick, the connection lives until the first outage.
+        let dropAfter = try #require(gamma.outages).outage(0).lowerBound - startTick
         try await releaseTicks(dropAfter - 1, on: clock)
         clock.advance(by: settings.tickInterval)
 
@@ -161,6 +162,27 @@ import Testing
         #expect(events == expected)
         #expect(error as? BrokerError == .network("demo feed dropped"))
         #expect(clock.pendingDeadlines.isEmpty, "a dropped stream stops ticking")
+    }
+
+    /// During an outage the flaky broker cannot be reached, so the hub keeps reconnecting (and the rows
+    /// go stale) until it ends; steady brokers have no outages.
+    @Test func theFlakyBrokerRefusesConnectionsDuringItsOutages() async throws {
+        let time = Mutex(stamp)
+        let gamma = DemoBroker(profile: .gamma, settings: settings, clock: ManualClock(), now: { time.withLock { $0 } })
+        let outage = try #require(gamma.outages).outage(0)
+        func at(_ tick: Int) { time.withLock { $0 = Date(timeIntervalSince1970: Double(tick) * 0.5) } }
+
+        at(outage.lowerBound - 1)
+        await (try gamma.openSession()).close()
+        at(outage.lowerBound)
+        await #expect(throws: BrokerError.network("demo feed unreachable")) { try await gamma.openSession() }
+        at(outage.upperBound - 1)
+        await #expect(throws: BrokerError.network("demo feed unreachable")) { try await gamma.openSession() }
+        at(outage.upperBound)
+        await (try gamma.openSession()).close()
+
+        #expect(broker(.alpha, clock: ManualClock()).outages == nil)
+        #expect(broker(.beta, clock: ManualClock()).outages == nil)
     }
 
     @Test func closeFinishesTheStreamAndStopsTicking() async throws {

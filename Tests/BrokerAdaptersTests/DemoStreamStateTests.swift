@@ -72,11 +72,12 @@ import Testing
         #expect(state.subscribe(["ZZZZ"], at: stamp) == [quote("ZZZZ", .beta, elapsed: 0)])
     }
 
-    @Test func theFlakyBrokerDropsAfterItsSeededNumberOfTicks() {
-        var state = DemoStreamState(profile: .gamma, seed: 42, startTick: startTick)
-        let dropAfter = DemoMarket.ticksUntilDrop(
-            brokerID: DemoBrokerCatalog.gamma.id, range: 40...90, startTick: startTick, seed: 42
-        )
+    @Test func theFlakyBrokerDropsWhenItsNextOutageStarts() throws {
+        let plan = try #require(DemoBrokerProfile.gamma.outages)
+        let outages = DemoOutageSchedule(plan: plan, brokerID: DemoBrokerCatalog.gamma.id, originTick: startTick - 5, seed: 42)
+        var state = DemoStreamState(profile: .gamma, seed: 42, startTick: startTick, outages: outages)
+        let dropAfter = outages.outage(0).lowerBound - startTick
+        #expect(dropAfter > 0)
         #expect(state.dropAfter == dropAfter)
         for elapsed in 1..<dropAfter {
             guard case .events = state.advance(toElapsed: elapsed, at: stamp) else {

@@ -149,7 +149,7 @@ import Testing
           }
         }
         """
-        #expect(message(text) == "config.json:5:7: unknown key \"brokers.demo.tickMs\"; expected one of: enabled, seed, tickIntervalMs")
+        #expect(message(text) == "config.json:5:7: unknown key \"brokers.demo.tickMs\"; expected one of: enabled, seed, tickIntervalMs, staleAfterSeconds")
         #expect(message(#"{"brokers": {"etrade": {}}}"#) == "config.json:1:14: unknown key \"brokers.etrade\"; expected one of: demo, tradier, alpaca, finnhub, polygon")
         #expect(message(#"{"brokers": {"tradier": {"tokenENV": "X"}}}"#) == "config.json:1:26: unknown key \"brokers.tradier.tokenENV\"; did you mean \"tokenEnv\"? expected one of: enabled, environment, baseURL, stream, streamURL, pollIntervalSeconds, token, tokenEnv")
     }

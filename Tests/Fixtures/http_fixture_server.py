@@ -22,9 +22,10 @@ fourth request is [{}, {}, {}, {"status": 500, "body": "Internal Server Error"}]
 are counted per "counter" (default: the route's name), so routes sharing a counter share the count: a
 per-symbol API whose every fourth request fails, whatever the symbol.
 
-Prints "LISTENING <port>" as the first line on stdout, then nothing more there. Every request is
+Prints "LISTENING <port>" as the first line on stdout, then only "STOPPING" (see below). Every request is
 logged: GET /__log returns [{method, path, query: {name: [values]}, headers}], POST /__log/clear
-empties it. Exits on SIGTERM, SIGINT, or when stdin reaches end-of-file (the parent died).
+empties it. Exits on SIGTERM, SIGINT, or when stdin reaches end-of-file (the parent died), and prints
+`STOPPING` once it has begun to (from then on further stop signals are ignored).
 """
 
 import argparse
@@ -285,11 +286,16 @@ def main():
                 break
         if wake_read in readable:
             os.read(wake_read, 64)
-    # Stopping already: a SIGTERM that comes now (a parent closes stdin, then signals) must not kill the
-    # process on its way out. Python's finalization puts its own handlers back to the default action,
-    # which is death, but leaves ignored signals ignored.
+    # Stopping now, whichever came first. A SIGTERM that follows a closed stdin must not turn a clean
+    # exit into death by signal: at finalization Python puts back the default action for signals it
+    # handles, so ignore them from here on.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        sys.stdout.write("STOPPING\n")
+        sys.stdout.flush()
+    except OSError:
+        pass  # nobody reads any more (the test process is gone)
     server.shutdown()
     server.server_close()
     return 0

@@ -74,6 +74,13 @@ public final class FixtureServer: Sendable {
         await peer.stop(signal: signal)
     }
 
+    /// Closes the server's stdin alone and waits (at most 5 s) until it says `STOPPING`: from then on a
+    /// stop signal must not change its clean exit. For the test of that race; `stop` still reaps it.
+    public func closeStdinAndWaitUntilStopping() async -> Bool {
+        peer.closeStdin()
+        return await peer.line(where: { $0 == "STOPPING" }) != nil
+    }
+
     public func url(_ pathAndQuery: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
     }

@@ -36,6 +36,7 @@ public final class PythonPeer: Sendable {
     private let stdinWriteEnd: Int32
     private let stderrPath: String
     private let stopped = Mutex(false)
+    private let stdinOpen = Atomic(true)
     /// Shared with the thread that reads stdout, which must not keep `self` (and so the peer) alive.
     private final class OutputBox: Sendable {
         let state = Mutex(Output())
@@ -124,12 +125,18 @@ public final class PythonPeer: Sendable {
     /// up to `exitGrace`; a deinit may run on a cooperative-pool thread).
     deinit {
         guard markStopped() else { return }
-        close(stdinWriteEnd)
+        closeStdin()
         let (pid, stderrPath) = (pid, stderrPath)
         DedicatedThread.detach("python peer reaper") {
             Self.terminate(pid)
             unlink(stderrPath)
         }
+    }
+
+    /// Closes the peer's stdin (once), which tells it to exit, without waiting for it or reaping it:
+    /// `stop` still does that.
+    public func closeStdin() {
+        if stdinOpen.exchange(false, ordering: .acquiringAndReleasing) { close(stdinWriteEnd) }
     }
 
     /// The first stdout line after `LISTENING` that satisfies `matches`, including lines already printed;
@@ -159,17 +166,20 @@ public final class PythonPeer: Sendable {
         }
     }
 
-    /// Closes the peer's stdin, sends `signal` (none: the closed stdin alone must stop it) and reaps it.
-    /// Returns its exit status (128 + n if killed by signal n), or nil if it was already stopped.
-    /// Suspends while a thread of its own waits for the exit (up to `exitGrace` before SIGKILL).
+    /// Sends `signal`, then closes the peer's stdin (no signal: the closed stdin alone must stop it) and
+    /// reaps it. Returns its exit status (128 + n if killed by signal n), or nil if it was already
+    /// stopped. Suspends while a thread of its own waits for the exit (up to `exitGrace` before SIGKILL).
+    /// The signal goes first so it is what stops the peer: sent after the close, it raced the peer's own
+    /// exit and could land while Python was finalizing, with default signal actions back (status 143).
     @discardableResult
     public func stop(signal: Int32? = SIGTERM) async -> Int32? {
         guard markStopped() else { return nil }
-        close(stdinWriteEnd)
+        if let signal { kill(pid, signal) }
+        closeStdin()
         let (pid, stderrPath) = (pid, stderrPath)
         return await DedicatedThread.run("python peer stop") {
             defer { unlink(stderrPath) }
-            return Self.terminate(pid, signal: signal)
+            return Self.terminate(pid, signal: nil)
         }
     }
 

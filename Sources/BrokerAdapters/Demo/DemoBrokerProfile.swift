@@ -10,25 +10,25 @@ public struct DemoBrokerProfile: Sendable, Hashable {
     public var priceBias: Double
     /// Bid/ask spread as a fraction of the last price (never under one cent).
     public var spread: Double
-    /// Ticks a stream connection lives before it drops, drawn per connection from the seed;
-    /// nil for a broker whose stream never drops.
-    public var dropEvery: ClosedRange<Int>?
+    /// How long the broker's feed stays up and then down (see `DemoOutageSchedule`); nil for a broker
+    /// whose feed never fails.
+    public var outages: DemoOutageSchedule.Plan?
     /// Symbols this broker answers with "unknown symbol", in request/response and in the stream.
     public var rejects: Set<String>
 
     public init(
         branding: ServiceBranding, latency: Duration, priceBias: Double, spread: Double,
-        dropEvery: ClosedRange<Int>? = nil, rejects: Set<String> = []
+        outages: DemoOutageSchedule.Plan? = nil, rejects: Set<String> = []
     ) {
         self.branding = branding
         self.latency = latency
         self.priceBias = priceBias
         self.spread = spread
-        self.dropEvery = dropEvery.map { max(1, $0.lowerBound)...max(1, $0.upperBound) }
+        self.outages = outages
         self.rejects = rejects
     }
 
-    public var isFlaky: Bool { dropEvery != nil }
+    public var isFlaky: Bool { outages != nil }
 
     /// Fast, tight, and the reference price.
     public static let alpha = DemoBrokerProfile(
@@ -40,12 +40,13 @@ public struct DemoBrokerProfile: Sendable, Hashable {
         branding: DemoBrokerCatalog.beta, latency: .milliseconds(120), priceBias: 0.0004, spread: 0.0005
     )
 
-    /// The flaky one: slow, a touch low, wide spread; its stream drops every 40–90 ticks (20–45 s at
-    /// the default 500 ms) so the hub's reconnects show, and it rejects `DemoBrokerCatalog.flakyRejects`
-    /// ("ZZZZ", "XXX", "TEST") so per-row errors show.
+    /// The flaky one: slow, a touch low, wide spread; its feed is up for 30–80 ticks (15–40 s at the
+    /// default 500 ms, so the first outage comes within a minute), then down for 24–40 ticks (12–20 s,
+    /// longer than the demo's 5 s stale threshold), so `reconnecting` and the stale mark are seen. It
+    /// rejects `DemoBrokerCatalog.flakyRejects` ("ZZZZ", "XXX", "TEST") so per-row errors show.
     public static let gamma = DemoBrokerProfile(
         branding: DemoBrokerCatalog.gamma, latency: .milliseconds(250), priceBias: -0.0003, spread: 0.0010,
-        dropEvery: 40...90, rejects: DemoBrokerCatalog.flakyRejects
+        outages: DemoOutageSchedule.Plan(upTicks: 30...80, downTicks: 24...40), rejects: DemoBrokerCatalog.flakyRejects
     )
 
     public static let all: [DemoBrokerProfile] = [alpha, beta, gamma]

@@ -41,8 +41,10 @@ public enum DemoMarket {
     // MARK: Prices
 
     /// The symbol's long-run price level, in cents; independent of the seed so a symbol keeps its
-    /// familiar price across demo runs.
+    /// familiar price across demo runs. Well-known tickers and indexes sit near where they really trade
+    /// (`DemoReferenceLevels`), others fall in `basePriceRange` by a hash of the symbol.
     public static func basePrice(symbol: String) -> Double {
+        if let level = DemoReferenceLevels.levels[symbol] { return level }
         let low = log(basePriceRange.lowerBound), high = log(basePriceRange.upperBound)
         let u = DemoHash.unit(DemoHash.splitMix(DemoHash.fnv1a(symbol)))
         return roundedToCents(exp(low + u * (high - low)))
@@ -66,11 +68,13 @@ public enum DemoMarket {
         roundedToCents(referencePrice(symbol: symbol, tick: dayStart(of: tick), seed: seed))
     }
 
-    /// Shares traded so far today: grows every tick, faster and slower through the day, and restarts
-    /// at the day's first tick.
-    public static func volume(symbol: String, tick: Int, seed: UInt64) -> Int64 {
+    /// Shares traded so far today through `brokerID`: grows every tick, faster and slower through the
+    /// day, and restarts at the day's first tick. Each broker sees its own share of the symbol's trading
+    /// (15–60 %, seeded), so the brokers' volumes differ as real venues' do.
+    public static func volume(symbol: String, brokerID: String, tick: Int, seed: UInt64) -> Int64 {
         let key = symbolKey(symbol, seed: seed)
-        let sharesPerTick = 20 * exp(DemoHash.unit(DemoHash.mix(key, "volume")) * log(250.0))
+        let brokerShare = 0.15 + 0.45 * DemoHash.unit(DemoHash.mix(DemoHash.mix(key, DemoHash.fnv1a(brokerID)), "volume share"))
+        let sharesPerTick = brokerShare * 20 * exp(DemoHash.unit(DemoHash.mix(key, "volume")) * log(250.0))
         let elapsed = Double(tick - dayStart(of: tick))
         // d/dt (t + ½·p/2π·sin(2πt/p)) = 1 + ½·cos(…) > 0: the total never shrinks within a day.
         let period = Double(ticksPerDay) / 4
@@ -88,7 +92,7 @@ public enum DemoMarket {
             symbol: symbol, last: last, timestamp: timestamp,
             bid: roundedToCents(last - halfSpread), ask: roundedToCents(last + halfSpread),
             previousClose: previousClose(symbol: symbol, tick: tick, seed: seed),
-            volume: volume(symbol: symbol, tick: tick, seed: seed)
+            volume: volume(symbol: symbol, brokerID: profile.branding.id, tick: tick, seed: seed)
         )
     }
 
@@ -98,13 +102,6 @@ public enum DemoMarket {
     public static func updates(symbol: String, brokerID: String, tick: Int, seed: UInt64) -> Bool {
         let key = DemoHash.mix(DemoHash.mix(symbolKey(symbol, seed: seed), DemoHash.fnv1a(brokerID)), "update")
         return DemoHash.unit(DemoHash.mix(key, tick)) < updateProbability
-    }
-
-    /// How many ticks a flaky stream opened at `startTick` lives before it drops, within `range`.
-    /// Seeded by the start tick too, so successive connections drop after different times.
-    public static func ticksUntilDrop(brokerID: String, range: ClosedRange<Int>, startTick: Int, seed: UInt64) -> Int {
-        let key = DemoHash.mix(DemoHash.mix(DemoHash.mix(DemoHash.splitMix(seed), DemoHash.fnv1a(brokerID)), "drop"), startTick)
-        return range.lowerBound + Int(key % UInt64(range.count))
     }
 
     // MARK: Internals

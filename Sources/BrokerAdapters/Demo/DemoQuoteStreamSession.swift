@@ -9,12 +9,11 @@ enum DemoQuoteStreamSession {
     /// The deadlines are counted from the clock's `now` at this call, so a clock that moves before the
     /// ticking task first runs still produces every tick.
     static func open<C: Clock<Duration>>(
-        profile: DemoBrokerProfile, settings: DemoBrokerSettings, clock: C, now: @escaping @Sendable () -> Date
+        profile: DemoBrokerProfile, settings: DemoBrokerSettings, outages: DemoOutageSchedule?, startTick: Int,
+        clock: C, now: @escaping @Sendable () -> Date
     ) -> DrivenQuoteStreamSession<Connection> {
         let interval = settings.effectiveTickInterval
-        let state = DemoStreamState(
-            profile: profile, seed: settings.seed, startTick: DemoMarket.tick(at: now(), interval: interval)
-        )
+        let state = DemoStreamState(profile: profile, seed: settings.seed, startTick: startTick, outages: outages)
         let start = clock.now
         return DrivenQuoteStreamSession(
             connect: { continuation in

@@ -9,7 +9,8 @@ struct DemoStreamState: Sendable {
     let seed: UInt64
     /// The market tick the connection opened on.
     let startTick: Int
-    /// Ticks after opening at which a flaky connection drops; nil when it never does.
+    /// Ticks after opening at which a flaky connection drops (its broker's next outage); nil when it
+    /// never does.
     let dropAfter: Int?
 
     private(set) var symbols: Set<String> = []
@@ -27,13 +28,11 @@ struct DemoStreamState: Sendable {
 
     static let dropError = BrokerError.network("demo feed dropped")
 
-    init(profile: DemoBrokerProfile, seed: UInt64, startTick: Int) {
+    init(profile: DemoBrokerProfile, seed: UInt64, startTick: Int, outages: DemoOutageSchedule? = nil) {
         self.profile = profile
         self.seed = seed
         self.startTick = startTick
-        self.dropAfter = profile.dropEvery.map {
-            DemoMarket.ticksUntilDrop(brokerID: profile.branding.id, range: $0, startTick: startTick, seed: seed)
-        }
+        self.dropAfter = outages.map { max(1, $0.outage(endingAfter: startTick).lowerBound - startTick) }
     }
 
     var currentTick: Int { startTick + elapsedTicks }

@@ -1,5 +1,6 @@
 extension CommandLineArguments {
-    /// The text of `commonbroker --help`. The broker lines come from `AppConfig.BrokerSchema.all`, so a
+    /// The text of `commonbroker --help`, ending with a newline (else the shell's prompt lands on its
+    /// last line). The broker lines come from `AppConfig.BrokerSchema.all`, so a
     /// new broker appears here by itself.
     public static var helpText: String {
         """
@@ -39,7 +40,8 @@ extension CommandLineArguments {
           highlightMilliseconds    how long a price change is highlighted (1000)
           color                    false draws without colors (true)
           theme.up, theme.down     colors of rising and falling prices (green, red)
-          brokers.demo             enabled, seed, tickIntervalMs
+          brokers.demo             enabled, seed, tickIntervalMs, staleAfterSeconds (5;
+                                   the stale threshold when only the demo runs)
           brokers.BROKER           enabled, environment, baseURL,
                                    pollIntervalSeconds, and for each broker:
         \(brokerLines)
@@ -56,6 +58,7 @@ extension CommandLineArguments {
                     the configuration (under $XDG_CONFIG_HOME if that is set)
           ~/.local/state/commonbroker/
                     the watchlist as edited in the app (under $XDG_STATE_HOME if set)
+
         """
     }
 

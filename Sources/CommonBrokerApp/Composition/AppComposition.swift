@@ -34,7 +34,7 @@ struct AppComposition {
         var notes: [StatusMessage] = []
         let startedAt = Date()
 
-        let config: AppConfig
+        var config: AppConfig
         switch AppConfig.load(using: paths) {
         case .success(let loaded): config = loaded
         case .failure(let error): throw StartupError(description: error.description)
@@ -48,8 +48,10 @@ struct AppComposition {
         var real: [BrokerAssembly.Broker] = []
         if !options.demo, !config.brokers.enabled.isEmpty {
             let servicer = try BrokerAssembly.servicer(options: options)
+            // A replay sends nothing anywhere, so it needs no keys (see environmentForReplay).
+            let brokerEnvironment = options.replayDirectory == nil ? environment : config.environmentForReplay(environment)
             let assembled = BrokerAssembly.build(
-                config: config, options: options, environment: environment, servicer: servicer,
+                config: config, options: options, environment: brokerEnvironment, servicer: servicer,
                 connector: BrokerAssembly.connector(tls: config.tls))
             real = assembled.brokers
             notes += assembled.notes.map { StatusMessage(.info, $0, at: startedAt) }
@@ -61,6 +63,8 @@ struct AppComposition {
             notes.append(StatusMessage(.warning, "tls.insecureSkipVerify is true: certificates are not checked, so anyone on the network path can read and change the streams", at: startedAt))
         }
         let showDemo = real.isEmpty || config.brokers.demo.enabled
+        // The demo alone has its own, shorter stale threshold, so its flaky broker's outages show.
+        if real.isEmpty { config.staleAfterSeconds = config.brokers.demo.staleAfterSeconds }
         let seed = config.brokers.demo.seed ?? UInt64.random(in: 0...UInt64.max)
         let demoBrokers = showDemo
             ? DemoBrokers.make(settings: DemoBrokerSettings(seed: seed, tickInterval: config.brokers.demo.tickInterval))

@@ -6,18 +6,22 @@ extension AppConfig {
         /// Seeds the random walks so that two runs show the same prices; `nil` picks a new seed each run.
         public var seed: UInt64?
         public var tickIntervalMilliseconds: Int
+        /// The stale threshold when only the demo runs, in place of the top-level `staleAfterSeconds`:
+        /// short, so Gamma Flaky's outages (12–20 s at the default tick) show the stale mark.
+        public var staleAfterSeconds: Int
 
         public static let tickIntervalMillisecondsRange = 10...60_000
 
-        public init(enabled: Bool = false, seed: UInt64? = 42, tickIntervalMilliseconds: Int = 500) {
+        public init(enabled: Bool = false, seed: UInt64? = 42, tickIntervalMilliseconds: Int = 500, staleAfterSeconds: Int = 5) {
             self.enabled = enabled
             self.seed = seed
             self.tickIntervalMilliseconds = tickIntervalMilliseconds
+            self.staleAfterSeconds = staleAfterSeconds
         }
 
         public var tickInterval: Duration { .milliseconds(tickIntervalMilliseconds) }
 
-        static let validKeys = ["enabled", "seed", "tickIntervalMs"]
+        static let validKeys = ["enabled", "seed", "tickIntervalMs", "staleAfterSeconds"]
 
         init(from value: JSONValue, at keyPath: String, reader: ConfigReader) throws(ConfigError) {
             let object = try reader.object(value, at: keyPath, validKeys: Self.validKeys)
@@ -43,6 +47,9 @@ extension AppConfig {
                 tickIntervalMilliseconds = try reader.integer(
                     value, at: object.path("tickIntervalMs"), in: Self.tickIntervalMillisecondsRange
                 )
+            }
+            if let value = object["staleAfterSeconds"] {
+                staleAfterSeconds = try reader.integer(value, at: object.path("staleAfterSeconds"), in: AppConfig.staleAfterSecondsRange)
             }
         }
     }

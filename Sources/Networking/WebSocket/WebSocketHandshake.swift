@@ -95,19 +95,16 @@ public struct WebSocketHandshake: Sendable {
             }
             return nil
         }
-        let head = String(decoding: bytes[..<headEnd], as: UTF8.self)
-        var lines = head.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        // Three ASCII digits (RFC 9112 §4): `Int` alone would also take "+01" or "-12" as a status. Found by
-        // Fuzz/WebSocketHandshakeFuzzer.swift.
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3,
-              parts[1].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let status = Int(parts[1]) else {
+        let statusLineEnd = (0..<headEnd).first { bytes[$0] == 13 && bytes[$0 + 1] == 10 } ?? headEnd
+        guard let (status, reason) = statusLine(bytes[..<statusLineEnd]) else {
             // Redacted: a peer that echoes what it got (a TCP echo, a misrouted proxy) sends back the request
             // line with a token in its query. Found by Fuzz/WebSocketHandshakeFuzzer.swift.
-            let shown = redacted(statusLine, limit: 40, secretNames: secretNames, secretValues: secretValues)
-            throw .protocolViolation("not an HTTP response: \(shown.debugDescription)")
+            let line = String(decoding: bytes[..<statusLineEnd], as: UTF8.self)
+            let shown = redacted(line, limit: 40, secretNames: secretNames, secretValues: secretValues)
+            throw .protocolViolation("not an HTTP/1.1 status line: \(shown.debugDescription)")
         }
+        let head = String(decoding: bytes[statusLineEnd..<headEnd], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
         var headers: [String: String] = [:]
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else {
@@ -117,7 +114,6 @@ public struct WebSocketHandshake: Sendable {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
-        let reason = parts.count > 2 ? String(parts[2]) : ""
         return (Response(status: status, reasonPhrase: reason, headers: headers), Array(bytes[(headEnd + 4)...]))
     }
 
@@ -190,6 +186,24 @@ public struct WebSocketHandshake: Sendable {
             if result.count >= limit { break }
         }
         return result.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The status code and reason of `HTTP/1.1 SP 3DIGIT SP reason` (RFC 9112 §4), read as bytes: split as a
+    /// decoded String, a space followed by a combining mark is one `Character` and no separator, so
+    /// "HTTP/1.1o/v2/i \u{301} 101 …" read as status 101 (found by Fuzz/WebSocketHandshakeFuzzer.swift).
+    /// "HTTP/1.1 401" without the SP before an empty reason is taken too: nothing is ambiguous without it.
+    /// The reason may hold no control character but HTAB (RFC 9112's reason-phrase).
+    static func statusLine(_ line: ArraySlice<UInt8>) -> (status: Int, reason: String)? {
+        let version = Array("HTTP/1.1 ".utf8)
+        guard line.starts(with: version) else { return nil }
+        let digits = line.dropFirst(version.count).prefix(3)
+        guard digits.count == 3, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        let afterDigits = line.dropFirst(version.count + 3)
+        guard afterDigits.isEmpty || afterDigits.first == UInt8(ascii: " ") else { return nil }
+        // reason-phrase = *( HTAB / SP / VCHAR / obs-text ): no other control characters.
+        guard afterDigits.allSatisfy({ $0 == 9 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
+        let status = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return (status, String(decoding: afterDigits.dropFirst(), as: UTF8.self))
     }
 
     private static func headEnd(in bytes: [UInt8]) -> Int? {

@@ -99,7 +99,7 @@ import Testing
     /// proxy) put the URL's token into the error the footer shows. Server text in errors is redacted.
     @Test func serverTextInErrorsIsRedacted() throws {
         let echo = Array("GET /v2/iex?token=s3cr3t HTTP/1.1\r\nHost: stream.example.com\r\n\r\n".utf8)
-        #expect(throws: WebSocketError.protocolViolation(#"not an HTTP response: "GET /v2/iex?token=<redacted> HTTP/1.1""#)) {
+        #expect(throws: WebSocketError.protocolViolation(#"not an HTTP/1.1 status line: "GET /v2/iex?token=<redacted> HTTP/1.1""#)) {
             try WebSocketHandshake.parseResponse(echo, secretNames: ["token"], secretValues: ["s3cr3t"])
         }
         let extensionEcho = "HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Extensions: x; key=s3cr3t\r\n\r\n"

@@ -172,15 +172,16 @@ import Testing
     // MARK: - Broken peers
 
     /// wss:// to a ws:// server: websockets drops a request line it cannot parse (our ClientHello), so
-    /// the handshake ends in EOF, which is the peer going away (a network error), and promptly.
+    /// the handshake ends in EOF, which is the peer going away (a network error), and promptly: with a
+    /// handshake timeout far beyond any test, only the EOF can end it with that error. (A wall-clock
+    /// bound of 3 s here failed once under load, at 4.6 s, the CA set-up included.)
     @Test func tlsToAPlainServerFailsPromptly() async throws {
         let server = try await WebSocketInteropServer.plain()
-        let started = ContinuousClock.now
+        let connector = try await Self.connector(trustingTestCA: true, handshakeTimeout: .seconds(600))
 
-        let error = await WebSocketInteropTests.connectError(server.url("/echo", scheme: "wss"), with: try await Self.connector(trustingTestCA: true))
+        let error = await WebSocketInteropTests.connectError(server.url("/echo", scheme: "wss"), with: connector)
 
         #expect(error == .network("connection lost during the TLS handshake with 127.0.0.1"))
-        #expect(ContinuousClock.now - started < .seconds(3))
     }
 
     @Test func serverThatNeverAnswersTheUpgradeTimesOutOverTLS() async throws {
@@ -202,14 +203,13 @@ import Testing
         let listener = try LoopbackListener()
         defer { listener.close() }
         let connector = try await Self.connector(trustingTestCA: true, handshakeTimeout: .milliseconds(300))
-        let started = ContinuousClock.now
 
         let error = await WebSocketInteropTests.connectError(URL(string: "wss://127.0.0.1:\(listener.port)/echo")!, with: connector)
 
+        // The timeout error is the proof; no wall-clock bound, which a loaded machine can break.
         guard case .timedOut = error else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
     }
 }
