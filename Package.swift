@@ -19,20 +19,27 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
 
         // Layers, innermost first. Each depends only on layers beneath it.
-        .target(name: "Domain", swiftSettings: strict),
-        .target(name: "Networking", dependencies: ["Domain", "COpenSSL"], swiftSettings: strict),
+        // How text from outside is shown safely (escaped), the same on screen, stderr and in print.
+        .target(name: "TextSafety", swiftSettings: strict),
+        .target(name: "Domain", dependencies: ["TextSafety"], swiftSettings: strict),
+        .target(name: "Networking", dependencies: ["Domain", "TextSafety", "COpenSSL"], swiftSettings: strict),
         .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
-        .target(name: "Stores", dependencies: ["Domain"], swiftSettings: strict),
-        // The terminal's own vocabulary (keys, sizes), free of quotes and formats: what the update loop
-        // receives as events and what curses produces.
-        .target(name: "TerminalKit", swiftSettings: strict),
-        .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit"], swiftSettings: strict),
-        .target(name: "TerminalUI", dependencies: ["Domain", "Interactors", "TerminalKit"], swiftSettings: strict),
-        .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalUI", "TerminalKit"], swiftSettings: strict),
+        .target(name: "Stores", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
+        // The terminal's own vocabulary, free of quotes and number formats: keys and sizes (what the update
+        // loop receives as events), cells, styles, the screen buffer and its diff, character widths and
+        // safe text. Curses needs nothing else.
+        // Its buffer writes run for every cell of every frame from TerminalUI: whole-module code that
+        // other modules may inline, or the 1,000-row frame takes four times as long.
+        .target(name: "TerminalKit", dependencies: ["TextSafety"], swiftSettings: strict + [
+            .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
+        ]),
+        .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit", "TextSafety"], swiftSettings: strict),
+        .target(name: "TerminalUI", dependencies: ["Domain", "Interactors", "TerminalKit", "TextSafety"], swiftSettings: strict),
+        .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit"], swiftSettings: strict),
         .target(
             name: "CommonBrokerApp",
-            dependencies: ["Domain", "Networking", "BrokerAdapters", "MarketDataHub", "Stores", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses"],
+            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Stores", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses"],
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
@@ -45,14 +52,14 @@ let package = Package(
 
         // Test helpers shared by test targets: a manual clock, the fixture HTTP server, a subprocess runner.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
         .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
-        .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalUI", "TerminalKit"], swiftSettings: strict),
+        .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalKit"], swiftSettings: strict),
         .testTarget(
             name: "CommonBrokerAppTests",
             dependencies: ["CommonBrokerApp", "Domain", "BrokerAdapters", "Stores"],

@@ -1,3 +1,4 @@
+import TerminalKit
 import TerminalUI
 
 /// A minimal terminal writer of `FrameDiff` runs: a cursor move where the run does not continue the

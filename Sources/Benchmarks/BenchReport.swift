@@ -1,3 +1,4 @@
+import TerminalKit
 import Foundation
 
 /// The printed table and `bench-results.json`.

@@ -1,3 +1,5 @@
+import TextSafety
+
 /// Watchlist symbols: upper-cased, 1–15 of letters, digits, `.`, `-`, `/`, `^`.
 public enum Symbol {
     public static let maxLength = 15

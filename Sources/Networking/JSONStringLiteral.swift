@@ -1,4 +1,5 @@
 import Domain
+import TextSafety
 
 /// A string as a JSON string literal, written by hand rather than with `JSONEncoder`: the bytes are
 /// exactly what is documented (no `\/` escaping of symbols such as `BRK/B`), which stream messages and

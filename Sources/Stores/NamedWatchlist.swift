@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import TextSafety
 
 /// One named list of symbols, e.g. "Tech" or "Indexes".
 public struct NamedWatchlist: Sendable, Hashable, Codable {

@@ -1,5 +1,4 @@
-import TerminalUI
-
+import TerminalKit
 /// A `Style` in curses terms: video attributes and the colors of the pair to draw with.
 struct CursesCellStyle: Sendable, Hashable {
     struct Attributes: OptionSet, Sendable, Hashable {

@@ -1,6 +1,5 @@
 import CNcursesw
 import Foundation
-import TerminalUI
 import TerminalKit
 
 /// The UI thread's loop: sleeps in poll(2) on stdin, the wake-up pipe and the signal pipe, reads keys,

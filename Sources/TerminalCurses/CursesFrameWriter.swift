@@ -1,4 +1,3 @@
-import TerminalUI
 import TerminalKit
 
 /// Remembers the frame on screen and reports which cells the next frame changes, so the terminal

@@ -1,3 +1,4 @@
+import TerminalKit
 import CNcursesw
 
 /// What one `get_wch` call produced: a character, or a function key code (`KEY_CODE_YES`).

@@ -1,3 +1,4 @@
+import TerminalKit
 import CNcursesw
 
 /// The curses key codes the decoder knows, as plain values so tests need not import curses.

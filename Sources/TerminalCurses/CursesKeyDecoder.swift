@@ -1,4 +1,3 @@
-import TerminalUI
 import TerminalKit
 
 /// Turns what `get_wch` returned into a `KeyPress`; nil for keys the app has no use for.

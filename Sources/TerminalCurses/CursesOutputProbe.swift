@@ -1,5 +1,5 @@
-import TerminalUI
 #if canImport(Glibc)
+import TerminalKit
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

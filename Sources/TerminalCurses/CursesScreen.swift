@@ -1,5 +1,4 @@
 import CNcursesw
-import TerminalUI
 import TerminalKit
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,6 @@ import CNcursesw
 import Dispatch
 import Foundation
 import Synchronization
-import TerminalUI
 import TerminalKit
 
 /// Owns curses on one dedicated thread: draws frames and reads keys.

@@ -1,3 +1,4 @@
+import TerminalKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// A number as the table shows it, rounded and measured but not yet spelled out: the table needs
 /// every width to lay out its columns before it draws, and spelling each number into an array first
@@ -177,5 +178,13 @@ struct FormattedNumber: Sendable, Hashable {
             }
         }
         assert(index == start)
+    }
+}
+
+extension ScreenBuffer {
+    /// Writes `number` right-aligned to end just before column `end`, spelling its digits straight into
+    /// the cells (right to left, as digits come), clipped to the screen.
+    mutating func write(_ number: FormattedNumber, endingAt end: Int, row: Int, style bits: UInt64) {
+        writeBackwards(width: number.width, endingAt: end, row: row, style: bits) { put in number.spellBackwards(put) }
     }
 }

@@ -1,3 +1,4 @@
+import TerminalKit
 import Interactors
 
 /// A box listing every key, drawn over the table. Keep it in step with `KeyMap`.

@@ -1,3 +1,4 @@
+import TerminalKit
 import Interactors
 
 /// The lists menu (`W`): every list with its number (the key that shows it) and size, the highlighted

@@ -1,3 +1,4 @@
+import TerminalKit
 /// A centered, bordered box of lines drawn over the screen between header and footer, which is dimmed
 /// behind it: the help and the message log. Lines that do not fit are dropped from the end, blank ones
 /// first, and the last line kept says so.

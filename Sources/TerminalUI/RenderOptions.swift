@@ -1,3 +1,4 @@
+import TerminalKit
 import Foundation
 
 /// How a frame is drawn, apart from what it shows.

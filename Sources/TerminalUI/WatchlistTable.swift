@@ -1,6 +1,8 @@
+import TerminalKit
 import Domain
 import Foundation
 import Interactors
+import TextSafety
 
 /// The column headings and the rows of quotes, from `firstRow`, in `area` (heading row first).
 struct WatchlistTable {

@@ -1,5 +1,5 @@
+import TerminalKit
 import Testing
-import TerminalUI
 @testable import TerminalCurses
 
 @Suite struct CursesCellStyleTests {

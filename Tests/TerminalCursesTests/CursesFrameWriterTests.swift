@@ -1,5 +1,4 @@
 import Testing
-import TerminalUI
 import TerminalKit
 @testable import TerminalCurses
 

@@ -1,6 +1,6 @@
+import TerminalKit
 import Foundation
 import Testing
-import TerminalUI
 @testable import TerminalCurses
 #if canImport(Glibc)
 import Glibc

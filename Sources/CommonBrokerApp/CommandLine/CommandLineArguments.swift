@@ -1,4 +1,5 @@
 import Domain
+import TextSafety
 
 /// Parses `commonbroker [print [--json]] [--demo] [--config PATH] [--symbols LIST] [--no-color]
 /// [--env production|sandbox] [--record DIR | --replay DIR]`,

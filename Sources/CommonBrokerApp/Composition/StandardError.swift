@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import TextSafety
 
 /// Messages for the user that are not program output. Whatever part of a message came from outside, it
 /// reaches the terminal escaped (`VisibleText`); the message's own line breaks are kept.

@@ -1,5 +1,6 @@
 import Domain
 import TerminalKit
+import TextSafety
 
 /// Which key does what, per input mode: `AppState.update` asks it for every key, so the mode it reads
 /// is the state's own. The help overlay lists the same keys (`HelpOverlay`).

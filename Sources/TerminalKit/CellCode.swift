@@ -10,22 +10,22 @@
 ///     bits 32-35  foreground: 0 is the terminal's default, else 1 + `TerminalColor.rawValue`
 ///     bits 36-39  background, the same way
 ///     bits 40-43  bold, dim, reverse, underline
-enum CellCode {
-    static let characterMask: UInt64 = 0xFFFF_FFFF
-    static let styleShift: UInt64 = 32
-    static let graphemeBase: UInt32 = 0x11_0000
+public enum CellCode {
+    public static let characterMask: UInt64 = 0xFFFF_FFFF
+    public static let styleShift: UInt64 = 32
+    public static let graphemeBase: UInt32 = 0x11_0000
 
-    static let bold: UInt64 = 1 << 40
-    static let dim: UInt64 = 1 << 41
-    static let reverse: UInt64 = 1 << 42
-    static let underline: UInt64 = 1 << 43
+    public static let bold: UInt64 = 1 << 40
+    public static let dim: UInt64 = 1 << 41
+    public static let reverse: UInt64 = 1 << 42
+    public static let underline: UInt64 = 1 << 43
 
     /// A space in the default style.
-    static let blank: UInt64 = 0x20
+    public static let blank: UInt64 = 0x20
 
     /// The style's bits, in place (already shifted), ready to be OR-ed with a character.
     @inline(__always)
-    static func bits(_ style: Style) -> UInt64 {
+    public static func bits(_ style: Style) -> UInt64 {
         var bits: UInt64 = 0
         if let foreground = style.foreground { bits |= UInt64(foreground.rawValue + 1) << 32 }
         if let background = style.background { bits |= UInt64(background.rawValue + 1) << 36 }
@@ -36,24 +36,24 @@ enum CellCode {
         return bits
     }
 
-    static func style(of code: UInt64) -> Style {
+    public static func style(of code: UInt64) -> Style {
         Style(
             foreground: color(code >> 32 & 0xF), background: color(code >> 36 & 0xF),
             bold: code & bold != 0, dim: code & dim != 0, reverse: code & reverse != 0, underline: code & underline != 0)
     }
 
     @inline(__always)
-    static func styleBits(of code: UInt64) -> UInt64 {
+    public static func styleBits(of code: UInt64) -> UInt64 {
         code & ~characterMask
     }
 
     @inline(__always)
-    static func character(of code: UInt64) -> UInt32 {
+    public static func character(of code: UInt64) -> UInt32 {
         UInt32(truncatingIfNeeded: code)
     }
 
     @inline(__always)
-    static func isGrapheme(_ code: UInt64) -> Bool {
+    public static func isGrapheme(_ code: UInt64) -> Bool {
         character(of: code) >= graphemeBase
     }
 

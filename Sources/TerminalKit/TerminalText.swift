@@ -1,5 +1,5 @@
-import Domain
 import Foundation
+import TextSafety
 
 /// Makes text from outside (broker names, errors, symbols, messages) safe to put on screen.
 public enum TerminalText {
@@ -32,7 +32,7 @@ public enum TerminalText {
     }
 
     /// Nothing to remove or replace, and one cell per byte: what most text on screen is.
-    static func isPrintableASCII(_ s: String) -> Bool {
+    public static func isPrintableASCII(_ s: String) -> Bool {
         s.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
             ?? s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
@@ -41,7 +41,7 @@ public enum TerminalText {
     /// Printable ASCII (symbols, most names) is already safe and one cell per byte, so it skips the
     /// Unicode work.
     @discardableResult
-    static func appendSanitizedCells(of s: String, to out: inout [UInt32]) -> Int {
+    public static func appendSanitizedCells(of s: String, to out: inout [UInt32]) -> Int {
         let start = out.count
         let appended = s.utf8.withContiguousStorageIfAvailable { bytes in
             // A lazy map over the bytes costs a dozen instructions a byte; symbols are most of a frame's text.
@@ -100,7 +100,7 @@ public enum TerminalText {
         String(truncatedCells(s, toWidth: width))
     }
 
-    static func truncatedCells(_ s: String, toWidth width: Int) -> [Character] {
+    public static func truncatedCells(_ s: String, toWidth width: Int) -> [Character] {
         let all = cells(s)
         guard width > 0 else { return [] }
         guard all.count > width else { return all }

@@ -1,44 +1,44 @@
 /// A line of differently styled pieces, measured in cells before it is drawn, so views can decide
 /// what fits before they write anything.
-struct StyledText: Sendable, Hashable {
-    struct Span: Sendable, Hashable {
+public struct StyledText: Sendable, Hashable {
+    public struct Span: Sendable, Hashable {
         var cells: [Character]
         var style: Style
     }
 
     private(set) var spans: [Span] = []
 
-    init() {}
+    public init() {}
 
     /// Text from outside: sanitized, then split into cells.
-    init(_ text: String, style: Style = .plain) {
+    public init(_ text: String, style: Style = .plain) {
         append(text, style: style)
     }
 
-    var width: Int { spans.reduce(0) { $0 + $1.cells.count } }
-    var isEmpty: Bool { width == 0 }
+    public var width: Int { spans.reduce(0) { $0 + $1.cells.count } }
+    public var isEmpty: Bool { width == 0 }
 
-    mutating func append(_ text: String, style: Style = .plain) {
+    public mutating func append(_ text: String, style: Style = .plain) {
         append(cells: TerminalText.cells(TerminalText.sanitize(text)), style: style)
     }
 
-    mutating func append(cells: [Character], style: Style) {
+    public mutating func append(cells: [Character], style: Style) {
         guard !cells.isEmpty else { return }
         spans.append(Span(cells: cells, style: style))
     }
 
-    mutating func append(_ other: StyledText) {
+    public mutating func append(_ other: StyledText) {
         spans += other.spans
     }
 
-    static func + (lhs: StyledText, rhs: StyledText) -> StyledText {
+    public static func + (lhs: StyledText, rhs: StyledText) -> StyledText {
         var result = lhs
         result.append(rhs)
         return result
     }
 
     /// At most `width` cells, ending in "…" (in the style of the last piece kept) when cut.
-    func truncated(toWidth width: Int) -> StyledText {
+    public func truncated(toWidth width: Int) -> StyledText {
         guard self.width > width else { return self }
         guard width > 0 else { return StyledText() }
         var result = StyledText()
@@ -56,7 +56,7 @@ struct StyledText: Sendable, Hashable {
 
     /// Draws from `column`, clipped to `maxWidth` cells; returns the column after the text.
     @discardableResult
-    func draw(into buffer: inout ScreenBuffer, column: Int, row: Int, maxWidth: Int? = nil) -> Int {
+    public func draw(into buffer: inout ScreenBuffer, column: Int, row: Int, maxWidth: Int? = nil) -> Int {
         let limit = column + (maxWidth ?? Int.max / 2)
         var x = column
         for span in spans where x < limit {

@@ -1,4 +1,3 @@
-import TerminalKit
 /// A frame: a grid of cells that views draw into and the renderer diffs.
 ///
 /// Cells are stored packed (see `CellCode`); `Cell` is how they look from outside. Two cells are the
@@ -7,7 +6,7 @@ import TerminalKit
 public struct ScreenBuffer: Sendable, Hashable {
     public let size: ScreenSize
     /// Row-major, `size.columns` per row.
-    private(set) var codes: [UInt64]
+    @usableFromInline var codes: [UInt64]
     /// Characters of several scalars, which do not fit a code; almost always empty.
     private var graphemes: [Character] = []
     /// Where the terminal cursor should be shown (the add prompt), or nil to hide it.
@@ -43,19 +42,19 @@ public struct ScreenBuffer: Sendable, Hashable {
         }
     }
 
-    func cell(at index: Int) -> Cell {
+    public func cell(at index: Int) -> Cell {
         let code = codes[index]
         return Cell(character(of: code), style: CellCode.style(of: code))
     }
 
-    func character(of code: UInt64) -> Character {
+    public func character(of code: UInt64) -> Character {
         let value = CellCode.character(of: code)
         if value >= CellCode.graphemeBase { return graphemes[Int(value - CellCode.graphemeBase)] }
         return Unicode.Scalar(value).map(Character.init) ?? TerminalText.placeholder
     }
 
     /// True when every cell is one scalar, so codes compare exactly as cells do.
-    var codesAreCells: Bool { graphemes.isEmpty }
+    public var codesAreCells: Bool { graphemes.isEmpty }
 
     private mutating func encode(_ cell: Cell) -> UInt64 {
         UInt64(characterCode(cell.character)) | CellCode.bits(cell.style)
@@ -92,7 +91,7 @@ public struct ScreenBuffer: Sendable, Hashable {
 
     /// Writes characters already made one cell each by `TerminalText.cells`.
     @discardableResult
-    mutating func write(cells text: [Character], column: Int, row: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
+    public mutating func write(cells text: [Character], column: Int, row: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
         guard row >= 0, row < size.rows else { return column }
         let limit = min(size.columns, column + max(0, maxWidth ?? size.columns))
         let bits = CellCode.bits(style)
@@ -111,7 +110,7 @@ public struct ScreenBuffer: Sendable, Hashable {
     /// `TerminalText.cells` makes them), in the style `bits` (`CellCode.bits`). The drawing path of
     /// the table, which formats its numbers straight into scalars.
     @discardableResult
-    mutating func write<Scalars: Collection>(
+    public mutating func write<Scalars: Collection>(
         scalars text: Scalars, column: Int, row: Int, style bits: UInt64, maxWidth: Int? = nil
     ) -> Int where Scalars.Element: FixedWidthInteger {
         guard row >= 0, row < size.rows else { return column }
@@ -131,24 +130,28 @@ public struct ScreenBuffer: Sendable, Hashable {
         return after
     }
 
-    /// Writes `number` right-aligned to end just before column `end`, spelling its digits straight into
-    /// the cells (right to left, as digits come), clipped to the screen.
-    mutating func write(_ number: FormattedNumber, endingAt end: Int, row: Int, style bits: UInt64) {
+    /// Writes `width` scalars right-aligned to end just before column `end`, as `spell` hands them out
+    /// right to left (a number spells its digits that way), clipped to the screen. The kit knows no
+    /// number format: the caller's `spell` does.
+    @inlinable
+    public mutating func writeBackwards(
+        width: Int, endingAt end: Int, row: Int, style bits: UInt64, _ spell: (_ put: (UInt32) -> Void) -> Void
+    ) {
         guard row >= 0, row < size.rows else { return }
         let columns = size.columns
         let rowStart = row * columns
         codes.withUnsafeMutableBufferPointer { codes in
-            if end <= columns, end - number.width >= 0 {
+            if end <= columns, end - width >= 0 {
                 // On screen whole, as table values always are: no check per digit.
                 var cell = codes.baseAddress! + rowStart + end
-                number.spellBackwards { scalar in
+                spell { scalar in
                     cell -= 1
                     cell.pointee = UInt64(scalar) | bits
                 }
                 return
             }
             var x = end
-            number.spellBackwards { scalar in
+            spell { scalar in
                 x -= 1
                 if x >= 0, x < columns { codes[rowStart + x] = UInt64(scalar) | bits }
             }
@@ -156,7 +159,7 @@ public struct ScreenBuffer: Sendable, Hashable {
     }
 
     /// Changes the style of the cells in one row range, keeping their characters.
-    mutating func restyle(row: Int, from column: Int = 0, to end: Int? = nil, _ change: (inout Style) -> Void) {
+    public mutating func restyle(row: Int, from column: Int = 0, to end: Int? = nil, _ change: (inout Style) -> Void) {
         guard let range = cellRange(row: row, from: column, to: end) else { return }
         for index in range {
             var style = CellCode.style(of: codes[index])
@@ -166,7 +169,7 @@ public struct ScreenBuffer: Sendable, Hashable {
     }
 
     /// Sets style flags (`CellCode.dim`, …) on the cells of one row range.
-    mutating func add(flags: UInt64, row: Int, from column: Int = 0, to end: Int? = nil) {
+    public mutating func add(flags: UInt64, row: Int, from column: Int = 0, to end: Int? = nil) {
         guard let range = cellRange(row: row, from: column, to: end) else { return }
         codes.withUnsafeMutableBufferPointer { codes in
             for index in range { codes[index] |= flags }
@@ -174,7 +177,7 @@ public struct ScreenBuffer: Sendable, Hashable {
     }
 
     /// Flips style flags (`CellCode.reverse`, …) on the cells of one row range.
-    mutating func toggle(flags: UInt64, row: Int, from column: Int = 0, to end: Int? = nil) {
+    public mutating func toggle(flags: UInt64, row: Int, from column: Int = 0, to end: Int? = nil) {
         guard let range = cellRange(row: row, from: column, to: end) else { return }
         codes.withUnsafeMutableBufferPointer { codes in
             for index in range { codes[index] ^= flags }
@@ -210,7 +213,7 @@ public struct ScreenBuffer: Sendable, Hashable {
     }
 
     /// Whether the cell at `index` here shows what the cell at the same index in `other` shows.
-    func sameCell(at index: Int, as other: ScreenBuffer) -> Bool {
+    public func sameCell(at index: Int, as other: ScreenBuffer) -> Bool {
         let code = codes[index]
         let otherCode = other.codes[index]
         guard CellCode.isGrapheme(code) || CellCode.isGrapheme(otherCode) else { return code == otherCode }

@@ -2,14 +2,14 @@
 /// the process locale, and the frame must look the same in tests (C locale) and in the app (UTF-8).
 /// The table is UAX #11's Wide and Fullwidth blocks plus emoji presentation, which is what terminals
 /// draw two cells wide.
-enum CharacterWidth: Sendable, Hashable {
+public enum CharacterWidth: Sendable, Hashable {
     case zero
     case single
     case double
     /// Controls, unassigned and private-use scalars: the terminal may do anything with them.
     case unsafe
 
-    init(_ scalar: Unicode.Scalar) {
+    public init(_ scalar: Unicode.Scalar) {
         let properties = scalar.properties
         switch properties.generalCategory {
         case .control, .surrogate, .privateUse, .unassigned:
