@@ -4,7 +4,7 @@ import Testing
 
 /// What the binary does before any broker or screen is involved: help, and refusing a terminal it cannot use.
 @Suite(.serialized) struct CommandLineEndToEndTests {
-    var binary: String { DemoEndToEndTests().binary }
+    var binary: String { CommonBrokerBinary.path }
 
     /// Without the final newline the shell's prompt landed on the last line of the help.
     @Test func helpEndsWithANewline() async throws {

@@ -7,11 +7,7 @@ import Testing
 @Suite(.serialized) struct DemoEndToEndTests {
     static let brokerNames = ["Alpha Demo", "Beta Demo", "Gamma Flaky"]
 
-    var binary: String {
-        if let path = ProcessInfo.processInfo.environment["COMMONBROKER_BIN"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/commonbroker").path
-    }
+    var binary: String { CommonBrokerBinary.path }
 
     /// A shell in tmux with private config and state folders and a small, fast demo config.
     func makeSession(columns: Int = 100, rows: Int = 30) async throws -> TmuxSession {

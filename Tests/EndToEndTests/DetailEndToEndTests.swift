@@ -5,11 +5,7 @@ import Testing
 /// The detail view in a real terminal (issue 14, item 7): Enter opens it for the selected row, with a
 /// row per broker and a chart; Esc goes back to the list with the same row selected.
 @Suite(.serialized) struct DetailEndToEndTests {
-    var binary: String {
-        if let path = ProcessInfo.processInfo.environment["COMMONBROKER_BIN"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/commonbroker").path
-    }
+    var binary: String { CommonBrokerBinary.path }
 
     @Test func enterOpensTheDetailAndEscReturnsToTheSameRow() async throws {
         let session = try await TmuxSession(columns: 120, rows: 35, environment: [

@@ -5,11 +5,7 @@ import Testing
 /// Several watchlists in a real terminal (issue 14, item 6): a file from the one-list version migrates,
 /// a second list is made and filled, Tab switches, and both lists are there after a restart.
 @Suite(.serialized) struct ListsEndToEndTests {
-    var binary: String {
-        if let path = ProcessInfo.processInfo.environment["COMMONBROKER_BIN"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/commonbroker").path
-    }
+    var binary: String { CommonBrokerBinary.path }
 
     func rows(of symbol: String, in screen: String) -> Int {
         screen.split(separator: "\n").filter { $0.hasPrefix(" \(symbol) ") || $0.hasPrefix("~\(symbol) ") }.count

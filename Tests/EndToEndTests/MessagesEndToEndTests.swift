@@ -5,11 +5,7 @@ import Testing
 /// Long messages in a real terminal (issue 12, item 5): where a corrupt watchlist went is shown whole,
 /// and the message log keeps it.
 @Suite(.serialized) struct MessagesEndToEndTests {
-    var binary: String {
-        if let path = ProcessInfo.processInfo.environment["COMMONBROKER_BIN"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/commonbroker").path
-    }
+    var binary: String { CommonBrokerBinary.path }
 
     @Test func aCorruptWatchlistSaysWhereItWentInFullAndTheLogKeepsIt() async throws {
         let session = try await TmuxSession(columns: 120, rows: 30, environment: [

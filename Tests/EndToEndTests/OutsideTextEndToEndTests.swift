@@ -4,11 +4,7 @@ import Testing
 
 /// Text from the command line reaches stderr escaped, as typed (issue 12, item 1).
 @Suite struct OutsideTextEndToEndTests {
-    var binary: String {
-        if let path = ProcessInfo.processInfo.environment["COMMONBROKER_BIN"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/commonbroker").path
-    }
+    var binary: String { CommonBrokerBinary.path }
 
     @Test(arguments: [["--symbols", "A\u{1B}[31mB"], ["print", "--symbols", "A\u{1B}[31mB"]])
     func anEscapeSequenceInAnArgumentIsShownEscapedNotRun(arguments: [String]) async throws {

@@ -13,7 +13,7 @@ import Testing
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     }
 
-    var binary: String { DemoEndToEndTests().binary }
+    var binary: String { CommonBrokerBinary.path }
 
     /// Writes a config (mode 0600, as for any file holding secrets) with these broker sections.
     func config(_ brokers: String, symbols: String = #"["AAPL", "MSFT"]"#) throws -> String {

@@ -4,7 +4,7 @@ import Testing
 
 /// `--replay` answers from recordings and sends nothing, so anyone can run it without broker keys.
 @Suite(.serialized) struct ReplayEndToEndTests {
-    var binary: String { DemoEndToEndTests().binary }
+    var binary: String { CommonBrokerBinary.path }
 
     func rows(_ output: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]], "not JSON: \(output)")

@@ -17,7 +17,7 @@ import Testing
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     }
 
-    var binary: String { DemoEndToEndTests().binary }
+    var binary: String { CommonBrokerBinary.path }
 
     static func startServer(_ broker: String, port: Int = 0, interval: String, _ extra: [String] = []) async throws -> PythonPeer {
         let routes = FixtureServer.fixturesDirectory.appendingPathComponent(broker).path

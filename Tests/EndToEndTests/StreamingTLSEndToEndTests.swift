@@ -14,7 +14,7 @@ import Testing
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     }
 
-    var binary: String { DemoEndToEndTests().binary }
+    var binary: String { CommonBrokerBinary.path }
 
     /// A self-signed certificate (its own CA) valid for `alternativeNames`; returns (certificate, key).
     func selfSignedCertificate(_ name: String, alternativeNames: String) async throws -> (String, String) {

@@ -66,20 +66,9 @@ struct AppStateDriver {
 
     /// What `AppRuntime` does with `WatchlistStore`, on an in-memory book.
     private mutating func save(_ edit: WatchlistEdit) -> WatchlistEditOutcome {
-        var outcome = WatchlistEditOutcome(lists: [])
+        var outcome: WatchlistEditOutcome
         do throws(WatchlistBook.EditError) {
-            switch edit {
-            case .add(let symbols, let list): outcome.added = try book.add(symbols, to: list)
-            case .remove(let symbol, let list): outcome.removedIndex = try book.remove(symbol, from: list)
-            case .restore(let symbol, let index, let list): try book.insert(symbol, at: index, in: list)
-            case .createList(let name): outcome.savedName = try book.createList(named: name)
-            case .renameList(let old, let name): outcome.savedName = try book.renameList(old, to: name)
-            case .deleteList(let name):
-                let deleted = try book.deleteList(name)
-                (outcome.deletedList, outcome.deletedIndex) = (deleted.list, deleted.index)
-            case .restoreList(let list, let index): book.restoreList(list, at: index)
-            case .moveList(let name, let offset): try book.moveList(name, by: offset)
-            }
+            outcome = try edit.apply(to: &book)
         } catch {
             outcome = WatchlistEditOutcome(lists: [], refusal: error)
         }

@@ -125,21 +125,8 @@ public actor AppRuntime {
     /// The store merges the edit with what other instances wrote, under its file lock.
     private func apply(_ edit: WatchlistEdit) -> Result<WatchlistEditOutcome, WatchlistStoreError> {
         do throws(WatchlistStoreError) {
-            let result = try watchlist.edit { (book: inout WatchlistBook) throws(WatchlistBook.EditError) -> WatchlistEditOutcome in
-                var outcome = WatchlistEditOutcome(lists: [])
-                switch edit {
-                case .add(let symbols, let list): outcome.added = try book.add(symbols, to: list)
-                case .remove(let symbol, let list): outcome.removedIndex = try book.remove(symbol, from: list)
-                case .restore(let symbol, let index, let list): try book.insert(symbol, at: index, in: list)
-                case .createList(let name): outcome.savedName = try book.createList(named: name)
-                case .renameList(let old, let name): outcome.savedName = try book.renameList(old, to: name)
-                case .deleteList(let name):
-                    let deleted = try book.deleteList(name)
-                    (outcome.deletedList, outcome.deletedIndex) = (deleted.list, deleted.index)
-                case .restoreList(let list, let index): book.restoreList(list, at: index)
-                case .moveList(let name, let offset): try book.moveList(name, by: offset)
-                }
-                return outcome
+            let result = try watchlist.edit { (book: inout WatchlistBook) throws(WatchlistBook.EditError) in
+                try edit.apply(to: &book)
             }
             var outcome: WatchlistEditOutcome
             switch result {

@@ -17,6 +17,27 @@ public enum WatchlistEdit: Sendable, Hashable {
     case moveList(String, by: Int)
 }
 
+extension WatchlistEdit {
+    /// Applies the edit to `book` (the lists as the file holds them now) and says what it did; `lists` and
+    /// `notes` are the store's to fill in. Throws when the book refuses (a list another window deleted).
+    public func apply(to book: inout WatchlistBook) throws(WatchlistBook.EditError) -> WatchlistEditOutcome {
+        var outcome = WatchlistEditOutcome(lists: [])
+        switch self {
+        case .add(let symbols, let list): outcome.added = try book.add(symbols, to: list)
+        case .remove(let symbol, let list): outcome.removedIndex = try book.remove(symbol, from: list)
+        case .restore(let symbol, let index, let list): try book.insert(symbol, at: index, in: list)
+        case .createList(let name): outcome.savedName = try book.createList(named: name)
+        case .renameList(let old, let name): outcome.savedName = try book.renameList(old, to: name)
+        case .deleteList(let name):
+            let deleted = try book.deleteList(name)
+            (outcome.deletedList, outcome.deletedIndex) = (deleted.list, deleted.index)
+        case .restoreList(let list, let index): book.restoreList(list, at: index)
+        case .moveList(let name, let offset): try book.moveList(name, by: offset)
+        }
+        return outcome
+    }
+}
+
 /// What an edit did, as the store saw it.
 public struct WatchlistEditOutcome: Sendable, Hashable {
     /// Every list after the edit (another instance's edits included).
