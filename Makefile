@@ -79,9 +79,9 @@ FUZZ_STREAMING := $(wildcard Sources/BrokerAdapters/Streaming/StreamJSONScanner*
 	Sources/BrokerAdapters/Wire/EpochTimestamp.swift Fuzz/Support/StreamDecoderFuzzing.swift
 FUZZ_SOURCES_WebSocketFrameCodec := $(addprefix $(FUZZ_WS)/,WebSocketFrame.swift WebSocketFrameCodec.swift \
 	WebSocketMessageAssembler.swift WebSocketOpcode.swift WebSocketProtocolError.swift WebSocketMaskingKey.swift \
-	WebSocketCloseFrame.swift WebSocketUTF8Validator.swift WebSocketConnection.swift)
+	WebSocketCloseFrame.swift WebSocketUTF8Validator.swift WebSocketConnection.swift WebSocketCertificateRejection.swift)
 FUZZ_SOURCES_WebSocketHandshake := $(addprefix $(FUZZ_WS)/,WebSocketHandshake.swift WebSocketEndpoint.swift SHA1.swift \
-	WebSocketConnection.swift) Sources/Networking/Redaction.swift
+	WebSocketConnection.swift WebSocketCertificateRejection.swift) Sources/Networking/Redaction.swift
 FUZZ_SOURCES_StreamJSONScanner := $(FUZZ_STREAMING)
 # A broker's stream decoder is fuzzed by Fuzz/<Broker>StreamDecoderFuzzer.swift, built with its
 # <Broker>StreamDecoder.swift and <Broker>StreamEvent.swift: adding a broker is adding its name here (and,
