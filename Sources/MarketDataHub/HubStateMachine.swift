@@ -71,6 +71,9 @@ struct HubStateMachine: Sendable {
         /// connection dropped is most likely that connection, still counted by the broker.
         var hasDelivered = false
         var state: BrokerConnectionState = .connecting
+        /// What working looks like for this broker: `.live` for a stream, `.polling` for a poll loop, so
+        /// nobody mistakes a 5-second poll for a pushed feed.
+        let liveState: BrokerConnectionState
 
         var id: UpstreamID { UpstreamID(broker: broker, generation: generation) }
     }
@@ -91,11 +94,14 @@ struct HubStateMachine: Sendable {
     private var skippedFrames: [String: Int] = [:]
     private(set) var isShutDown = false
 
-    init(brokers: [String], backoff: BackoffPolicy = BackoffPolicy(), randomSeed: UInt64 = 0) {
+    /// `polled` brokers are loops of requests: once they work, their state is `.polling`, not `.live`.
+    init(brokers: [String], polled: Set<String> = [], backoff: BackoffPolicy = BackoffPolicy(), randomSeed: UInt64 = 0) {
         self.brokers = brokers
         self.backoff = backoff
         self.random = SplitMix64(seed: randomSeed)
-        self.upstreams = Dictionary(brokers.map { ($0, Upstream(broker: $0)) }, uniquingKeysWith: { first, _ in first })
+        self.upstreams = Dictionary(
+            brokers.map { ($0, Upstream(broker: $0, liveState: polled.contains($0) ? .polling : .live)) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     // MARK: Inspection
@@ -116,7 +122,7 @@ struct HubStateMachine: Sendable {
         subscribers[id] = Array(symbols)
         var actions = changeDemand(adding: symbols, removing: [])
         var replay = self.replay(for: symbols)
-        for broker in brokers { replay.brokerStates[broker] = upstreams[broker]!.state }
+        for broker in brokers { replay.brokerStates[broker] = upstreams[broker]?.state }
         actions.insert(.follow(id, keys: keys(for: symbols), replay: replay), at: 0)
         return actions
     }
@@ -160,21 +166,21 @@ struct HubStateMachine: Sendable {
     }
 
     mutating func upstreamOpenFailed(_ id: UpstreamID, error: BrokerError) -> [Action] {
-        guard isCurrent(id), upstreams[id.broker]!.phase == .opening else { return [] }
+        guard isCurrent(id), upstreams[id.broker]?.phase == .opening else { return [] }
         return fail(id.broker, error: error)
     }
 
     mutating func upstreamReceived(_ event: QuoteEvent, from id: UpstreamID) -> [Action] {
-        guard isCurrent(id), case .open = upstreams[id.broker]!.phase else { return [] }
+        guard isCurrent(id), upstreams[id.broker]?.phase.isOpen == true else { return [] }
         switch event {
         case .live:
             return markLive(id.broker)
         case .quote(let quote):
             switch receivedQuote(quote, from: id) {
             case .ignored: return []
-            case .publish(let key, let becameLive):
+            case .publish(let key, let newState):
                 let publish = Action.publishQuote(key, quote)
-                return becameLive ? [.publishBrokerState(broker: id.broker, .live), publish] : [publish]
+                return newState.map { [.publishBrokerState(broker: id.broker, $0), publish] } ?? [publish]
             }
         case .symbolFailed(let symbol, let error):
             guard demand[symbol] != nil else { return [] }
@@ -189,9 +195,11 @@ struct HubStateMachine: Sendable {
             // The session goes on and keeps its quotes; the footer says why it waits and until when. Its next
             // answer (`.live` or a quote) makes the broker live again.
             let state = BrokerConnectionState.retrying(at: at, after: error)
-            guard upstreams[id.broker]!.state != state else { return [] }
-            upstreams[id.broker]!.state = state
-            return [.publishBrokerState(broker: id.broker, state)]
+            return update(id.broker) { upstream in
+                guard upstream.state != state else { return [] }
+                upstream.state = state
+                return [.publishBrokerState(broker: id.broker, state)]
+            } ?? []
         }
     }
 
@@ -199,14 +207,14 @@ struct HubStateMachine: Sendable {
     /// this runs for every quote the hub takes in.
     enum QuoteReceipt: Hashable, Sendable {
         case ignored
-        /// Publish the quote under `key`; when `becameLive`, publish the broker's `.live` state first.
-        case publish(QuoteKey, becameLive: Bool)
+        /// Publish the quote under `key`; when the broker just started working, publish `newState` (its
+        /// `.live` or `.polling`) first.
+        case publish(QuoteKey, newState: BrokerConnectionState?)
     }
 
     mutating func receivedQuote(_ quote: CommonQuote, from id: UpstreamID) -> QuoteReceipt {
-        // One lookup and one copy of the upstream, written back only when it changes: each
-        // `upstreams[broker]!` hashed the id again and copied the whole `Upstream`, and this runs for
-        // every quote.
+        // One lookup and one copy of the upstream, written back only when it changes: each lookup
+        // hashes the id again and copies the whole `Upstream`, and this runs for every quote.
         guard !isShutDown, let slot = upstreams.index(forKey: id.broker) else { return .ignored }
         let upstream = upstreams.values[slot]
         guard upstream.generation == id.generation, upstream.phase.isOpen, demand[quote.symbol] != nil else {
@@ -216,20 +224,23 @@ struct HubStateMachine: Sendable {
         quotes[key] = quote
         if !failures.isEmpty { failures[key] = nil }
         if !upstream.hasDelivered { upstreams.values[slot].hasDelivered = true }
-        if upstream.state == .live { return .publish(key, becameLive: false) }
-        _ = markLive(id.broker)
-        return .publish(key, becameLive: true)
+        if upstream.state == upstream.liveState { return .publish(key, newState: nil) }
+        upstreams.values[slot].state = upstream.liveState
+        return .publish(key, newState: upstream.liveState)
     }
 
     /// The session's event stream finished (`error == nil`) or threw, at `now` on the hub's clock. A
     /// session that lived `backoff.healthyLifetime` or longer starts the backoff afresh; one that died
     /// younger counts as one more failed attempt, so the delays keep growing.
     mutating func upstreamEnded(_ id: UpstreamID, error: BrokerError?, at now: Duration) -> [Action] {
-        guard isCurrent(id), case .open = upstreams[id.broker]!.phase else { return [] }
-        if let openedAt = upstreams[id.broker]!.openedAt, now - openedAt >= backoff.healthyLifetime {
-            upstreams[id.broker]!.attempt = 0
+        guard isCurrent(id), upstreams[id.broker]?.phase.isOpen == true else { return [] }
+        let healthyLifetime = backoff.healthyLifetime
+        update(id.broker) { upstream in
+            if let openedAt = upstream.openedAt, now - openedAt >= healthyLifetime {
+                upstream.attempt = 0
+            }
+            upstream.openedAt = nil
         }
-        upstreams[id.broker]!.openedAt = nil
         return [.closeUpstream(id)] + fail(id.broker, error: error)
     }
 
@@ -252,7 +263,7 @@ struct HubStateMachine: Sendable {
         quotes = [:]
         failures = [:]
         for broker in brokers {
-            var upstream = upstreams[broker]!
+            guard var upstream = upstreams[broker] else { continue }
             switch upstream.phase {
             case .open: actions.append(.closeUpstream(upstream.id))
             case .waitingToReconnect: actions.append(.cancelReconnect(broker: broker))
@@ -317,7 +328,7 @@ struct HubStateMachine: Sendable {
 
     /// Brings one broker's upstream in line with the current demand.
     private mutating func reconcile(_ broker: String) -> [Action] {
-        var upstream = upstreams[broker]!
+        guard var upstream = upstreams[broker] else { return [] }
         defer { upstreams[broker] = upstream }
         let wanted = demandedSymbols
         switch upstream.phase {
@@ -365,16 +376,24 @@ struct HubStateMachine: Sendable {
     }
 
     private mutating func markLive(_ broker: String) -> [Action] {
-        guard upstreams[broker]!.state != .live else { return [] }
-        upstreams[broker]!.state = .live
-        return [.publishBrokerState(broker: broker, .live)]
+        update(broker) { upstream in
+            guard upstream.state != upstream.liveState else { return [] }
+            upstream.state = upstream.liveState
+            return [.publishBrokerState(broker: broker, upstream.liveState)]
+        } ?? []
+    }
+
+    /// Runs `change` on `broker`'s upstream in place; nil for a broker the machine does not know.
+    private mutating func update<R>(_ broker: String, _ change: (inout Upstream) -> R) -> R? {
+        guard let index = upstreams.index(forKey: broker) else { return nil }
+        return change(&upstreams.values[index])
     }
 
     static let connectionLimitRetries = 3
 
     /// The current attempt failed: give up on permanent errors, otherwise back off and retry.
     private mutating func fail(_ broker: String, error: BrokerError?) -> [Action] {
-        var upstream = upstreams[broker]!
+        guard var upstream = upstreams[broker] else { return [] }
         defer { upstreams[broker] = upstream }
         // Alpaca and Polygon refuse a new connection while they still count the one that just dropped
         // (Alpaca for up to ~90 s): after a working connection, a limit is retried, slowly, a few times.

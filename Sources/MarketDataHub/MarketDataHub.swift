@@ -41,7 +41,8 @@ public actor MarketDataHub: MarketFeed {
         self.clock = clock
         elapsed = Self.stopwatch(clock)
         board = BrokerStateBoard(brokers: ids)
-        machine = HubStateMachine(brokers: ids, backoff: backoff, randomSeed: randomSeed)
+        machine = HubStateMachine(
+            brokers: ids, polled: Set(services.filter(\.isPolled).map(\.branding.id)), backoff: backoff, randomSeed: randomSeed)
     }
 
     public nonisolated var brokers: [ServiceBranding] { brokerList }
@@ -112,8 +113,8 @@ public actor MarketDataHub: MarketFeed {
         switch machine.receivedQuote(quote, from: id) {
         case .ignored:
             break
-        case .publish(let key, let becameLive):
-            if becameLive { publishBrokerState(id.broker, .live) }
+        case .publish(let key, let newState):
+            if let newState { publishBrokerState(id.broker, newState) }
             publish(quote, at: key)
         }
     }
@@ -184,8 +185,7 @@ public actor MarketDataHub: MarketFeed {
 
     private func publishBrokerState(_ broker: String, _ state: BrokerConnectionState) {
         guard let index = brokerIndex[broker] else { return }
-        // The machine knows only live; the footer tells a poll loop from a pushed stream.
-        board.set(state == .live && services[broker]?.isPolled == true ? .polling : state, at: index)
+        board.set(state, at: index)
         for mailbox in mailboxes.values { mailbox.signal() }
     }
 
@@ -215,9 +215,14 @@ public actor MarketDataHub: MarketFeed {
         var slots: [QuoteSlot] = []
         slots.reserveCapacity(keys.count)
         for key in keys {
-            if deliveries[key] == nil { deliveries[key] = KeyDelivery(slot: QuoteSlot(key: key), followers: []) }
-            deliveries[key]!.followers.append(mailbox)
-            slots.append(deliveries[key]!.slot)
+            if let index = deliveries.index(forKey: key) {
+                deliveries.values[index].followers.append(mailbox)
+                slots.append(deliveries.values[index].slot)
+            } else {
+                let slot = QuoteSlot(key: key)
+                deliveries[key] = KeyDelivery(slot: slot, followers: [mailbox])
+                slots.append(slot)
+            }
         }
         mailbox.follow(slots, replay: replay)
     }

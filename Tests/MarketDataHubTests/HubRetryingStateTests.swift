@@ -39,3 +39,23 @@ import Testing
         #expect(machine.cachedFailure(QuoteKey(brandID: "alpha", symbol: "AAPL")) == nil)
     }
 }
+
+/// The machine, not the actor, decides that a polled broker that works is `.polling` (issue 14, item 5).
+@Suite struct HubPolledStateTests {
+    @Test func aPolledBrokerThatWorksIsPollingAndAStreamIsLive() {
+        var machine = Machine(brokers: ["poll", "stream"], polled: ["poll"])
+        _ = machine.addSubscriber(1, symbols: ["AAPL"])
+        let poll = UpstreamID(broker: "poll", generation: 1)
+        let stream = UpstreamID(broker: "stream", generation: 1)
+        _ = machine.upstreamOpened(poll, at: .zero)
+        _ = machine.upstreamOpened(stream, at: .zero)
+        #expect(machine.upstreamReceived(.live, from: poll) == [.publishBrokerState(broker: "poll", .polling)])
+        #expect(machine.upstreamReceived(.live, from: stream) == [.publishBrokerState(broker: "stream", .live)])
+        // After a retry, the first quote makes it polling again, on the quote's fast path too.
+        let until = Date(timeIntervalSince1970: 1_700_000_036)
+        _ = machine.upstreamReceived(.retrying(at: until, after: .server(status: 500)), from: poll)
+        let quote = CommonQuote(symbol: "AAPL", last: 1, timestamp: until)
+        #expect(machine.receivedQuote(quote, from: poll) == .publish(QuoteKey(brandID: "poll", symbol: "AAPL"), newState: .polling))
+        #expect(machine.state(of: "poll") == .polling)
+    }
+}

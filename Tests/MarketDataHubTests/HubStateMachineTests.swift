@@ -148,10 +148,10 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         var machine = openMachine(["AAPL"])
         var twin = machine
         let first = machine.receivedQuote(quote("AAPL", 1), from: alpha1)
-        #expect(first == .publish(key("alpha", "AAPL"), becameLive: true))
+        #expect(first == .publish(key("alpha", "AAPL"), newState: .live))
         #expect(twin.upstreamReceived(.quote(quote("AAPL", 1)), from: alpha1)
             == [.publishBrokerState(broker: "alpha", .live), .publishQuote(key("alpha", "AAPL"), quote("AAPL", 1))])
-        #expect(machine.receivedQuote(quote("AAPL", 2), from: alpha1) == .publish(key("alpha", "AAPL"), becameLive: false))
+        #expect(machine.receivedQuote(quote("AAPL", 2), from: alpha1) == .publish(key("alpha", "AAPL"), newState: nil))
         #expect(machine.state(of: "alpha") == .live)
         #expect(machine.cachedQuote(key("alpha", "AAPL"))?.last == 2)
         #expect(machine.receivedQuote(quote("GOOG", 1), from: alpha1) == .ignored)
