@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 
 /// Every decision of the hub, as a value: who follows what, which upstream sessions must exist and
 /// what they are subscribed to, the cache of latest quotes and failures, and when to reconnect.
@@ -36,25 +37,32 @@ struct HubStateMachine: Sendable {
         case publishSkippedFrames(broker: String, count: Int)
     }
 
-    private enum Phase: Hashable, Sendable {
-        /// No session and none wanted.
-        case idle
-        /// `openSession()` is under way for the current generation.
-        case opening
-        case open(subscribed: Set<String>)
+    /// Where a broker's upstream is, each case with what it needs; what the footer shows (`state`) is
+    /// derived from it, so the two cannot disagree.
+    private enum Link: Hashable, Sendable {
+        /// No session and none wanted; the footer keeps saying what it last said.
+        case idle(shown: BrokerConnectionState)
+        /// `openSession()` is under way for the current generation; `after` is the reason of the drop it
+        /// reconnects after, nil for a first connection.
+        case opening(after: String?)
+        case open(subscribed: Set<String>, status: OpenStatus)
         /// Waiting for the backoff delay before the next attempt.
-        case waitingToReconnect
+        case waitingToReconnect(reason: String)
         /// A permanent error; no retries until demand drops to zero and comes back.
-        case failed
+        case failed(reason: String)
+    }
 
-        var isOpen: Bool {
-            if case .open = self { true } else { false }
-        }
+    private enum OpenStatus: Hashable, Sendable {
+        /// Open, but the broker has not said it works yet (`after`: as for `.opening`).
+        case awaitingLive(after: String?)
+        case working
+        /// A polled broker waits out a 429 or a failed request; the session goes on.
+        case retrying(at: Date, after: BrokerError)
     }
 
     private struct Upstream: Sendable {
         let broker: String
-        var phase: Phase = .idle
+        var link: Link = .idle(shown: .connecting)
         var generation = 0
         /// Consecutive failures since a session last lived at least `backoff.healthyLifetime`. Neither `.live`
         /// nor a quote resets it: some brokers report live as soon as the socket opens (Finnhub and Tradier
@@ -70,12 +78,40 @@ struct HubStateMachine: Sendable {
         /// Whether this broker delivered since demand last started: a connection limit right after our own
         /// connection dropped is most likely that connection, still counted by the broker.
         var hasDelivered = false
-        var state: BrokerConnectionState = .connecting
         /// What working looks like for this broker: `.live` for a stream, `.polling` for a poll loop, so
         /// nobody mistakes a 5-second poll for a pushed feed.
         let liveState: BrokerConnectionState
 
         var id: UpstreamID { UpstreamID(broker: broker, generation: generation) }
+
+        var isOpen: Bool {
+            if case .open = link { true } else { false }
+        }
+
+        var isOpening: Bool {
+            if case .opening = link { true } else { false }
+        }
+
+        /// What the footer shows.
+        var state: BrokerConnectionState {
+            switch link {
+            case .idle(let shown): shown
+            case .opening(let after), .open(_, .awaitingLive(let after)):
+                after.map { .reconnecting(attempt: attempt, reason: $0) } ?? .connecting
+            case .open(_, .working): liveState
+            case .open(_, .retrying(let at, let error)): .retrying(at: at, after: error)
+            case .waitingToReconnect(let reason): .reconnecting(attempt: attempt, reason: reason)
+            case .failed(let reason): .failed(reason: reason)
+            }
+        }
+
+        /// Sets the open session's status; the state to publish when that changes what the footer shows.
+        mutating func setOpenStatus(_ status: OpenStatus) -> BrokerConnectionState? {
+            guard case .open(let subscribed, let old) = link, old != status else { return nil }
+            let before = state
+            link = .open(subscribed: subscribed, status: status)
+            return state == before ? nil : state
+        }
     }
 
     let brokers: [String]
@@ -150,15 +186,15 @@ struct HubStateMachine: Sendable {
     /// `now` is the hub's clock, for how long the session lives (see `upstreamEnded`).
     mutating func upstreamOpened(_ id: UpstreamID, at now: Duration) -> [Action] {
         guard !isShutDown, var upstream = upstreams[id.broker], upstream.generation == id.generation,
-              upstream.phase == .opening
+              case .opening(let after) = upstream.link
         else { return [.closeUpstream(id)] }
         let wanted = demandedSymbols
         if wanted.isEmpty {
-            upstream.phase = .idle
+            upstream.link = .idle(shown: upstream.state)
             upstreams[id.broker] = upstream
             return [.closeUpstream(id)]
         }
-        upstream.phase = .open(subscribed: wanted)
+        upstream.link = .open(subscribed: wanted, status: .awaitingLive(after: after))
         upstream.openedAt = now
         upstream.failuresSinceOpen = 0
         upstreams[id.broker] = upstream
@@ -166,12 +202,12 @@ struct HubStateMachine: Sendable {
     }
 
     mutating func upstreamOpenFailed(_ id: UpstreamID, error: BrokerError) -> [Action] {
-        guard isCurrent(id), upstreams[id.broker]?.phase == .opening else { return [] }
+        guard isCurrent(id), upstreams[id.broker]?.isOpening == true else { return [] }
         return fail(id.broker, error: error)
     }
 
     mutating func upstreamReceived(_ event: QuoteEvent, from id: UpstreamID) -> [Action] {
-        guard isCurrent(id), upstreams[id.broker]?.phase.isOpen == true else { return [] }
+        guard isCurrent(id), upstreams[id.broker]?.isOpen == true else { return [] }
         switch event {
         case .live:
             return markLive(id.broker)
@@ -194,12 +230,8 @@ struct HubStateMachine: Sendable {
         case .retrying(let at, let error):
             // The session goes on and keeps its quotes; the footer says why it waits and until when. Its next
             // answer (`.live` or a quote) makes the broker live again.
-            let state = BrokerConnectionState.retrying(at: at, after: error)
-            return update(id.broker) { upstream in
-                guard upstream.state != state else { return [] }
-                upstream.state = state
-                return [.publishBrokerState(broker: id.broker, state)]
-            } ?? []
+            let changed = update(id.broker) { $0.setOpenStatus(.retrying(at: at, after: error)) } ?? nil
+            return changed.map { [.publishBrokerState(broker: id.broker, $0)] } ?? []
         }
     }
 
@@ -217,23 +249,22 @@ struct HubStateMachine: Sendable {
         // hashes the id again and copies the whole `Upstream`, and this runs for every quote.
         guard !isShutDown, let slot = upstreams.index(forKey: id.broker) else { return .ignored }
         let upstream = upstreams.values[slot]
-        guard upstream.generation == id.generation, upstream.phase.isOpen, demand[quote.symbol] != nil else {
+        guard upstream.generation == id.generation, case .open(_, let status) = upstream.link, demand[quote.symbol] != nil else {
             return .ignored
         }
         let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
         quotes[key] = quote
         if !failures.isEmpty { failures[key] = nil }
         if !upstream.hasDelivered { upstreams.values[slot].hasDelivered = true }
-        if upstream.state == upstream.liveState { return .publish(key, newState: nil) }
-        upstreams.values[slot].state = upstream.liveState
-        return .publish(key, newState: upstream.liveState)
+        if status == .working { return .publish(key, newState: nil) }
+        return .publish(key, newState: upstreams.values[slot].setOpenStatus(.working))
     }
 
     /// The session's event stream finished (`error == nil`) or threw, at `now` on the hub's clock. A
     /// session that lived `backoff.healthyLifetime` or longer starts the backoff afresh; one that died
     /// younger counts as one more failed attempt, so the delays keep growing.
     mutating func upstreamEnded(_ id: UpstreamID, error: BrokerError?, at now: Duration) -> [Action] {
-        guard isCurrent(id), upstreams[id.broker]?.phase.isOpen == true else { return [] }
+        guard isCurrent(id), upstreams[id.broker]?.isOpen == true else { return [] }
         let healthyLifetime = backoff.healthyLifetime
         update(id.broker) { upstream in
             if let openedAt = upstream.openedAt, now - openedAt >= healthyLifetime {
@@ -245,10 +276,10 @@ struct HubStateMachine: Sendable {
     }
 
     mutating func reconnectDue(_ id: UpstreamID) -> [Action] {
-        guard isCurrent(id), var upstream = upstreams[id.broker], upstream.phase == .waitingToReconnect
+        guard isCurrent(id), var upstream = upstreams[id.broker], case .waitingToReconnect(let reason) = upstream.link
         else { return [] }
         upstream.generation += 1
-        upstream.phase = .opening
+        upstream.link = .opening(after: reason)
         upstreams[id.broker] = upstream
         return [.openUpstream(upstream.id)]
     }
@@ -264,14 +295,14 @@ struct HubStateMachine: Sendable {
         failures = [:]
         for broker in brokers {
             guard var upstream = upstreams[broker] else { continue }
-            switch upstream.phase {
+            switch upstream.link {
             case .open: actions.append(.closeUpstream(upstream.id))
             case .waitingToReconnect: actions.append(.cancelReconnect(broker: broker))
             case .idle, .opening, .failed: break
             }
             // A session still opening arrives with a stale generation and is closed on arrival.
             upstream.generation += 1
-            upstream.phase = .idle
+            upstream.link = .idle(shown: upstream.state)
             upstreams[broker] = upstream
         }
         return actions
@@ -331,17 +362,16 @@ struct HubStateMachine: Sendable {
         guard var upstream = upstreams[broker] else { return [] }
         defer { upstreams[broker] = upstream }
         let wanted = demandedSymbols
-        switch upstream.phase {
-        case .idle:
+        switch upstream.link {
+        case .idle(let shown):
             guard !wanted.isEmpty else { return [] }
             upstream.generation += 1
-            upstream.phase = .opening
+            upstream.link = .opening(after: nil)
             upstream.attempt = 0
             upstream.failuresSinceOpen = 0
             upstream.hasDelivered = false
             var actions: [Action] = []
-            if upstream.state != .connecting {
-                upstream.state = .connecting
+            if shown != .connecting {
                 actions.append(.publishBrokerState(broker: broker, .connecting))
             }
             actions.append(.openUpstream(upstream.id))
@@ -349,10 +379,10 @@ struct HubStateMachine: Sendable {
         case .opening:
             // `upstreamOpened` subscribes whatever is demanded by then, or closes if nothing is.
             return []
-        case .open(let subscribed):
+        case .open(let subscribed, let status):
             let id = upstream.id
             if wanted.isEmpty {
-                upstream.phase = .idle
+                upstream.link = .idle(shown: upstream.state)
                 return [.unsubscribeUpstream(id, subscribed), .closeUpstream(id)]
             }
             var actions: [Action] = []
@@ -360,27 +390,24 @@ struct HubStateMachine: Sendable {
             let new = wanted.subtracting(subscribed)
             if !gone.isEmpty { actions.append(.unsubscribeUpstream(id, gone)) }
             if !new.isEmpty { actions.append(.subscribeUpstream(id, new)) }
-            upstream.phase = .open(subscribed: wanted)
+            upstream.link = .open(subscribed: wanted, status: status)
             return actions
         case .waitingToReconnect:
             // The reconnect resubscribes whatever is demanded then; with nothing wanted, stop trying.
             guard wanted.isEmpty else { return [] }
-            upstream.phase = .idle
+            upstream.link = .idle(shown: upstream.state)
             upstream.generation += 1
             return [.cancelReconnect(broker: broker)]
         case .failed:
             // Demand dropping to zero is the user acting: the next demand tries afresh.
-            if wanted.isEmpty { upstream.phase = .idle }
+            if wanted.isEmpty { upstream.link = .idle(shown: upstream.state) }
             return []
         }
     }
 
     private mutating func markLive(_ broker: String) -> [Action] {
-        update(broker) { upstream in
-            guard upstream.state != upstream.liveState else { return [] }
-            upstream.state = upstream.liveState
-            return [.publishBrokerState(broker: broker, upstream.liveState)]
-        } ?? []
+        let changed = update(broker) { $0.setOpenStatus(.working) } ?? nil
+        return changed.map { [.publishBrokerState(broker: broker, $0)] } ?? []
     }
 
     /// Runs `change` on `broker`'s upstream in place; nil for a broker the machine does not know.
@@ -401,21 +428,18 @@ struct HubStateMachine: Sendable {
         upstream.failuresSinceOpen += 1
         if let error, case .limitExceeded = error, ghostConnection {
             upstream.attempt += 1
-            upstream.phase = .waitingToReconnect
-            upstream.state = .reconnecting(attempt: upstream.attempt, reason: error.description)
+            upstream.link = .waitingToReconnect(reason: error.description)
             return [
                 .publishBrokerState(broker: broker, upstream.state),
                 .scheduleReconnect(upstream.id, attempt: upstream.attempt, delay: backoff.maximum),
             ]
         }
         if let error, error.isPermanent {
-            upstream.phase = .failed
-            upstream.state = .failed(reason: error.description)
+            upstream.link = .failed(reason: error.description)
             return [.publishBrokerState(broker: broker, upstream.state)]
         }
         upstream.attempt += 1
-        upstream.phase = .waitingToReconnect
-        upstream.state = .reconnecting(attempt: upstream.attempt, reason: error?.description ?? "connection closed")
+        upstream.link = .waitingToReconnect(reason: error?.description ?? "connection closed")
         let delay = backoff.delay(attempt: upstream.attempt, unitRandom: random.nextUnit())
         return [
             .publishBrokerState(broker: broker, upstream.state),
