@@ -206,58 +206,54 @@ struct HubStateMachine: Sendable {
         return fail(id.broker, error: error)
     }
 
-    mutating func upstreamReceived(_ event: QuoteEvent, from id: UpstreamID) -> [Action] {
-        guard isCurrent(id), upstreams[id.broker]?.isOpen == true else { return [] }
+    /// The one entry point for what a session reports. The actions are appended to `actions`, which
+    /// the hub reuses: this runs for every quote the hub takes in, and a new array per quote cost an
+    /// allocation each.
+    mutating func upstreamReceived(_ event: QuoteEvent, from id: UpstreamID, into actions: inout [Action]) {
+        if case .quote(let quote) = event {
+            received(quote, from: id, into: &actions)
+            return
+        }
+        guard isCurrent(id), upstreams[id.broker]?.isOpen == true else { return }
         switch event {
         case .live:
-            return markLive(id.broker)
-        case .quote(let quote):
-            switch receivedQuote(quote, from: id) {
-            case .ignored: return []
-            case .publish(let key, let newState):
-                let publish = Action.publishQuote(key, quote)
-                return newState.map { [.publishBrokerState(broker: id.broker, $0), publish] } ?? [publish]
-            }
+            actions += markLive(id.broker)
+        case .quote:
+            break  // handled above
         case .symbolFailed(let symbol, let error):
-            guard demand[symbol] != nil else { return [] }
+            guard demand[symbol] != nil else { return }
             let key = QuoteKey(brandID: id.broker, symbol: symbol)
             failures[key] = error
-            return [.publishFailure(key, error)]
+            actions.append(.publishFailure(key, error))
         case .skippedFrame:
             let count = skippedFrames[id.broker, default: 0] + 1
             skippedFrames[id.broker] = count
-            return [.publishSkippedFrames(broker: id.broker, count: count)]
+            actions.append(.publishSkippedFrames(broker: id.broker, count: count))
         case .retrying(let at, let error):
             // The session goes on and keeps its quotes; the footer says why it waits and until when. Its next
             // answer (`.live` or a quote) makes the broker live again.
-            let changed = update(id.broker) { $0.setOpenStatus(.retrying(at: at, after: error)) } ?? nil
-            return changed.map { [.publishBrokerState(broker: id.broker, $0)] } ?? []
+            if let changed = update(id.broker, { $0.setOpenStatus(.retrying(at: at, after: error)) }) ?? nil {
+                actions.append(.publishBrokerState(broker: id.broker, changed))
+            }
         }
     }
 
-    /// What a quote asks of the hub: `upstreamReceived(.quote)` without an array of actions, because
-    /// this runs for every quote the hub takes in.
-    enum QuoteReceipt: Hashable, Sendable {
-        case ignored
-        /// Publish the quote under `key`; when the broker just started working, publish `newState` (its
-        /// `.live` or `.polling`) first.
-        case publish(QuoteKey, newState: BrokerConnectionState?)
-    }
-
-    mutating func receivedQuote(_ quote: CommonQuote, from id: UpstreamID) -> QuoteReceipt {
+    private mutating func received(_ quote: CommonQuote, from id: UpstreamID, into actions: inout [Action]) {
         // One lookup and one copy of the upstream, written back only when it changes: each lookup
         // hashes the id again and copies the whole `Upstream`, and this runs for every quote.
-        guard !isShutDown, let slot = upstreams.index(forKey: id.broker) else { return .ignored }
+        guard !isShutDown, let slot = upstreams.index(forKey: id.broker) else { return }
         let upstream = upstreams.values[slot]
         guard upstream.generation == id.generation, case .open(_, let status) = upstream.link, demand[quote.symbol] != nil else {
-            return .ignored
+            return
         }
         let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
         quotes[key] = quote
         if !failures.isEmpty { failures[key] = nil }
         if !upstream.hasDelivered { upstreams.values[slot].hasDelivered = true }
-        if status == .working { return .publish(key, newState: nil) }
-        return .publish(key, newState: upstreams.values[slot].setOpenStatus(.working))
+        if status != .working, let changed = upstreams.values[slot].setOpenStatus(.working) {
+            actions.append(.publishBrokerState(broker: id.broker, changed))
+        }
+        actions.append(.publishQuote(key, quote))
     }
 
     /// The session's event stream finished (`error == nil`) or threw, at `now` on the hub's clock. A

@@ -27,6 +27,8 @@ public actor MarketDataHub: MarketFeed {
     private var connections: [UpstreamID: UpstreamConnection] = [:]
     private var reconnects: [String: Task<Void, Never>] = [:]
     private var nextSubscriberID = 0
+    /// Reused for every upstream event, so a quote allocates no array of actions.
+    private var actionBuffer: [HubStateMachine.Action] = []
 
     /// `services` must have distinct `branding.id`s; ids key rows, caches and persisted state.
     public init(
@@ -106,17 +108,9 @@ public actor MarketDataHub: MarketFeed {
     }
 
     private func received(_ event: QuoteEvent, from id: UpstreamID) {
-        guard case .quote(let quote) = event else {
-            run(machine.upstreamReceived(event, from: id))
-            return
-        }
-        switch machine.receivedQuote(quote, from: id) {
-        case .ignored:
-            break
-        case .publish(let key, let newState):
-            if let newState { publishBrokerState(id.broker, newState) }
-            publish(quote, at: key)
-        }
+        machine.upstreamReceived(event, from: id, into: &actionBuffer)
+        run(actionBuffer)
+        actionBuffer.removeAll(keepingCapacity: true)
     }
 
     private func ended(_ id: UpstreamID, error: BrokerError?) {

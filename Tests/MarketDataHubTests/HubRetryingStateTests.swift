@@ -55,7 +55,8 @@ import Testing
         let until = Date(timeIntervalSince1970: 1_700_000_036)
         _ = machine.upstreamReceived(.retrying(at: until, after: .server(status: 500)), from: poll)
         let quote = CommonQuote(symbol: "AAPL", last: 1, timestamp: until)
-        #expect(machine.receivedQuote(quote, from: poll) == .publish(QuoteKey(brandID: "poll", symbol: "AAPL"), newState: .polling))
+        #expect(machine.upstreamReceived(.quote(quote), from: poll)
+            == [.publishBrokerState(broker: "poll", .polling), .publishQuote(QuoteKey(brandID: "poll", symbol: "AAPL"), quote)])
         #expect(machine.state(of: "poll") == .polling)
     }
 }
