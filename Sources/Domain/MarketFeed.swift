@@ -56,4 +56,9 @@ public struct MarketFeedSubscription: Sendable {
 public protocol MarketFeed: Sendable {
     var brokers: [ServiceBranding] { get }
     func subscribe(symbols: Set<String>) async -> MarketFeedSubscription
+    /// Asks every broker that answers requests for a snapshot of `symbols` now, rather than waiting for
+    /// the stream or the next poll. Answers reach subscribers that follow them as updates like any other,
+    /// one broker at a time as each answers; a quote older than the one the feed has is dropped, and a
+    /// failure reaches only rows that have no price.
+    func refresh(_ symbols: Set<String>) async
 }

@@ -256,6 +256,31 @@ struct HubStateMachine: Sendable {
         actions.append(.publishQuote(key, quote))
     }
 
+    /// One broker's answer to a snapshot request, symbol by symbol. Only followed symbols count; a quote
+    /// older than the cached one is dropped (the stream was faster), and a failure is cached and published
+    /// only for a row with no price, which keeps it.
+    mutating func snapshotReceived(
+        _ results: [String: Result<CommonQuote, BrokerError>], from broker: String, into actions: inout [Action]
+    ) {
+        guard !isShutDown, upstreams[broker] != nil else { return }
+        for (symbol, result) in results where demand[symbol] != nil {
+            let key = QuoteKey(brandID: broker, symbol: symbol)
+            switch result {
+            case .success(var quote):
+                if let cached = quotes[key], cached.timestamp > quote.timestamp { continue }
+                // Rows are keyed by the symbol asked for, whatever spelling the broker answered with.
+                quote.symbol = symbol
+                quotes[key] = quote
+                failures[key] = nil
+                actions.append(.publishQuote(key, quote))
+            case .failure(let error):
+                guard quotes[key] == nil, failures[key] != error else { continue }
+                failures[key] = error
+                actions.append(.publishFailure(key, error))
+            }
+        }
+    }
+
     /// The session's event stream finished (`error == nil`) or threw, at `now` on the hub's clock. A
     /// session that lived `backoff.healthyLifetime` or longer starts the backoff afresh; one that died
     /// younger counts as one more failed attempt, so the delays keep growing.

@@ -16,6 +16,9 @@ public actor MarketDataHub: MarketFeed {
 
     private let brokerList: [ServiceBranding]
     private let services: [String: AnyStreamingQuoteService]
+    /// Brokers that answer requests, for snapshots (`refresh`); their answers take the same path as
+    /// streamed quotes.
+    private let snapshotSources: [any QuoteService]
     private let brokerIndex: [String: Int]
     private let clock: any Clock<Duration>
     /// Time on `clock` since the hub was made: how the machine tells a session that died young.
@@ -32,9 +35,10 @@ public actor MarketDataHub: MarketFeed {
 
     /// `services` must have distinct `branding.id`s; ids key rows, caches and persisted state.
     public init(
-        services: [AnyStreamingQuoteService], clock: any Clock<Duration> = ContinuousClock(),
-        backoff: BackoffPolicy = BackoffPolicy(), randomSeed: UInt64 = 0
+        services: [AnyStreamingQuoteService], snapshotSources: [any QuoteService] = [],
+        clock: any Clock<Duration> = ContinuousClock(), backoff: BackoffPolicy = BackoffPolicy(), randomSeed: UInt64 = 0
     ) {
+        self.snapshotSources = snapshotSources
         let ids = services.map(\.branding.id)
         precondition(Set(ids).count == ids.count, "MarketDataHub: duplicate broker ids in \(ids)")
         brokerList = services.map(\.branding)
@@ -109,6 +113,31 @@ public actor MarketDataHub: MarketFeed {
 
     private func received(_ event: QuoteEvent, from id: UpstreamID) {
         machine.upstreamReceived(event, from: id, into: &actionBuffer)
+        run(actionBuffer)
+        actionBuffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Every source is asked at once; each answer is handed in as it comes, so a slow or failing broker
+    /// neither delays nor hides the others.
+    public func refresh(_ symbols: Set<String>) {
+        guard !symbols.isEmpty else { return }
+        let asked = symbols.sorted()
+        for source in snapshotSources {
+            Task { [weak self] in
+                var results: [String: Result<CommonQuote, BrokerError>] = [:]
+                do throws(BrokerError) {
+                    let answered = try await source.quotes(for: asked)
+                    for symbol in asked { results[symbol] = answered[symbol] }
+                } catch {
+                    for symbol in asked { results[symbol] = .failure(error) }
+                }
+                await self?.snapshotArrived(results, from: source.branding.id)
+            }
+        }
+    }
+
+    private func snapshotArrived(_ results: [String: Result<CommonQuote, BrokerError>], from broker: String) {
+        machine.snapshotReceived(results, from: broker, into: &actionBuffer)
         run(actionBuffer)
         actionBuffer.removeAll(keepingCapacity: true)
     }

@@ -11,35 +11,21 @@ import Testing
         return store
     }
 
-    @Test func fanOutShowsFastBrokersFirstAndTheFailingBrokersRowsWithTheirError() async throws {
-        let gate = Gate()
-        let services: [any QuoteService] = [
-            TableQuoteService(branding: alpha, prices: ["AAPL": 101, "MSFT": 202]),
-            TableQuoteService(branding: beta, failure: .unauthorized(hint: "check BETA_TOKEN")),
-            TableQuoteService(branding: slowpoke, prices: ["AAPL": 100.5, "MSFT": 201], gate: gate),
-        ]
-        let feed = ManualFeed(brokers: [alpha, beta, slowpoke])
-        let published = Published()
+    /// Snapshots go through the feed like every quote: at start and for added symbols, after the feed
+    /// follows them (the feed keeps answers only for followed symbols).
+    @Test func snapshotsAreAskedOfTheFeedAfterItFollowsTheSymbols() async throws {
+        let feed = ManualFeed(brokers: [alpha, beta])
         let interactor = makeRuntime(
-            feed: feed, quoteServices: services, watchlist: try makeStore(["MSFT", "AAPL"]),
-            isDemo: false, now: { t0 }, publish: published.publish
+            feed: feed, watchlist: try makeStore(["MSFT", "AAPL"]), isDemo: false, now: { t0 }, publish: { _ in }
         )
         await interactor.start()
-
-        // Alpha's prices and beta's error arrive while the slow broker is still held at its gate.
-        let early = await published.first { state in
-            state.rows.contains { $0.id == "alpha:AAPL" && $0.quote?.last == 101 }
-                && state.rows.contains { $0.id == "beta:MSFT" && $0.error == "unauthorized" }
-        }
-        let earlyRows = try #require(early).rows
-        #expect(earlyRows.map(\.id) == ["alpha:AAPL", "beta:AAPL", "slow:AAPL", "alpha:MSFT", "beta:MSFT", "slow:MSFT"])
-        #expect(earlyRows.first { $0.id == "slow:AAPL" }?.quote == nil)
-        #expect(earlyRows.first { $0.id == "beta:AAPL" }?.error == "unauthorized")
-
-        gate.open()
-        let late = await published.first { $0.rows.contains { $0.id == "slow:MSFT" && $0.quote?.last == 201 } }
-        #expect(late != nil)
         #expect(feed.followed.last == ["AAPL", "MSFT"])
+        #expect(feed.refreshed == [["MSFT", "AAPL"]])
+        await interactor.send(.key(.character("a")))
+        for character in "nvda" { await interactor.send(.key(.character(character))) }
+        await interactor.send(.key(.enter))
+        #expect(feed.followed.last == ["AAPL", "MSFT", "NVDA"])
+        #expect(feed.refreshed.last == ["NVDA"])
         await interactor.stop()
         #expect(feed.cancelled)
     }
@@ -48,7 +34,7 @@ import Testing
         let feed = ManualFeed(brokers: [alpha])
         let published = Published()
         let interactor = makeRuntime(
-            feed: feed, quoteServices: [], watchlist: try makeStore(["AAPL"]), isDemo: true,
+            feed: feed, watchlist: try makeStore(["AAPL"]), isDemo: true,
             now: { t0 }, publish: published.publish
         )
         await interactor.start()
@@ -64,7 +50,7 @@ import Testing
         let published = Published()
         let store = try makeStore(["AAPL"])
         let interactor = makeRuntime(
-            feed: feed, quoteServices: [], watchlist: store, isDemo: true, now: { t0 }, publish: published.publish
+            feed: feed, watchlist: store, isDemo: true, now: { t0 }, publish: published.publish
         )
         await interactor.start()
 
@@ -99,7 +85,7 @@ import Testing
     @Test func anInvalidSymbolKeepsThePromptOpenWithTheReason() async throws {
         let quits = CallCounter()
         let interactor = makeRuntime(
-            feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: try makeStore(["AAPL"]),
+            feed: ManualFeed(brokers: [alpha]), watchlist: try makeStore(["AAPL"]),
             isDemo: true, now: { t0 }, quit: quits.call, publish: { _ in }
         )
         await interactor.send(.key(.character("a")))
@@ -116,7 +102,7 @@ import Testing
 
     @Test func helpTogglesAndSortCycles() async throws {
         let interactor = makeRuntime(
-            feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: try makeStore([]),
+            feed: ManualFeed(brokers: [alpha]), watchlist: try makeStore([]),
             isDemo: true, now: { t0 }, publish: { _ in }
         )
         await interactor.send(.key(.character("?")))
@@ -148,7 +134,7 @@ struct TableAccountService: AccountService {
         _ = try store.load()
         let published = Published()
         let interactor = makeRuntime(
-            feed: ManualFeed(brokers: [alpha, beta]), quoteServices: [],
+            feed: ManualFeed(brokers: [alpha, beta]),
             accountServices: [
                 TableAccountService(branding: alpha, balances: [AccountBalance(accountID: "A-1", cash: 10, buyingPower: 20, equity: 30)]),
                 TableAccountService(branding: beta, failure: .unauthorized(hint: "check BETA_TOKEN")),
@@ -179,7 +165,7 @@ struct TableAccountService: AccountService {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("{not json".utf8).write(to: directory.appendingPathComponent("watchlist.json"))
         let interactor = makeRuntime(
-            feed: ManualFeed(brokers: [alpha]), quoteServices: [], watchlist: store, isDemo: true,
+            feed: ManualFeed(brokers: [alpha]), watchlist: store, isDemo: true,
             now: { t0 }, publish: { _ in }
         )
         await interactor.send(.key(.character("a")))

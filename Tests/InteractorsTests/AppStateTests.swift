@@ -89,14 +89,6 @@ import Testing
         #expect(driver.state.viewState().brokers.map(\.skippedFrames) == [3, 0])
     }
 
-    @Test func aLateSnapshotDoesNotOverwriteANewerStreamedQuote() {
-        var driver = AppStateDriver(symbols: ["AAPL"])
-        let key = QuoteKey(brandID: "alpha", symbol: "AAPL")
-        driver.apply(MarketUpdate(quotes: [key: quote("AAPL", 102, at: t0.addingTimeInterval(5))]))
-        driver.send(.snapshot(FanOutResult(branding: alpha, results: ["AAPL": .success(quote("AAPL", 99, at: t0))])))
-        #expect(driver.state.rows.first?.quote?.last == 102)
-    }
-
     @Test func removingSelectsTheRowThatTakesItsPlaceAndUndoBringsItBack() {
         var driver = AppStateDriver(symbols: ["AAPL", "MSFT", "NVDA"])
         driver.send(.started)

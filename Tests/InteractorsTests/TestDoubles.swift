@@ -59,7 +59,7 @@ final class Gate: Sendable {
 /// A MarketFeed the test drives by hand; records what the interactor asks of it.
 final class ManualFeed: MarketFeed, Sendable {
     let brokers: [ServiceBranding]
-    private let state = Mutex<(symbols: [Set<String>], continuation: AsyncStream<MarketUpdate>.Continuation?, cancelled: Bool)>(([], nil, false))
+    private let state = Mutex<(symbols: [Set<String>], continuation: AsyncStream<MarketUpdate>.Continuation?, cancelled: Bool, refreshed: [Set<String>])>(([], nil, false, []))
 
     init(brokers: [ServiceBranding]) { self.brokers = brokers }
 
@@ -81,7 +81,13 @@ final class ManualFeed: MarketFeed, Sendable {
         )
     }
 
+    func refresh(_ symbols: Set<String>) async {
+        state.withLock { $0.refreshed.append(symbols) }
+    }
+
     var followed: [Set<String>] { state.withLock { $0.symbols } }
+    /// What the runtime asked snapshots of, in order.
+    var refreshed: [Set<String>] { state.withLock { $0.refreshed } }
     var cancelled: Bool { state.withLock { $0.cancelled } }
     func send(_ update: MarketUpdate) { _ = state.withLock { $0.continuation?.yield(update) } }
 }
@@ -114,7 +120,7 @@ final class Published: Sendable {
 
 /// A runtime over `feed` and `watchlist`, with the state a real run would start from.
 func makeRuntime(
-    feed: any MarketFeed, quoteServices: [any QuoteService], accountServices: [any AccountService] = [],
+    feed: any MarketFeed, accountServices: [any AccountService] = [],
     watchlist: WatchlistStore, isDemo: Bool, now: @escaping @Sendable () -> Date,
     quit: @escaping @Sendable () -> Void = {}, publish: @escaping @Sendable (WatchlistViewState) -> Void
 ) -> AppRuntime {
@@ -123,7 +129,7 @@ func makeRuntime(
         settings: AppState.Settings(
             isDemo: isDemo, isSaved: watchlist.file != nil, accountBrokers: accountServices.map(\.branding)))
     return AppRuntime(
-        state: state, feed: feed, quoteServices: quoteServices, accountServices: accountServices,
+        state: state, feed: feed, accountServices: accountServices,
         watchlist: watchlist, now: now, quit: quit, publish: publish)
 }
 

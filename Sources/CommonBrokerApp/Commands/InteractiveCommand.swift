@@ -50,7 +50,6 @@ enum InteractiveCommand {
                 terminalSize: session.size
             ),
             feed: app.hub,
-            quoteServices: app.quoteServices,
             accountServices: app.accountServices,
             watchlist: app.watchlist,
             // Quitting stops the session; the wait below sees it.

@@ -71,7 +71,7 @@ struct AppComposition {
             : []
         let quoteServices: [any QuoteService] = real.map(\.quoteService) + demoBrokers
         let streams = real.map(\.stream) + demoBrokers.map { AnyStreamingQuoteService($0) }
-        let hub = MarketDataHub(services: streams, randomSeed: seed)
+        let hub = MarketDataHub(services: streams, snapshotSources: quoteServices, randomSeed: seed)
 
         let watchlist: WatchlistStore
         if let symbols = options.symbols {

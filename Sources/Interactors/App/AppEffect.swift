@@ -7,7 +7,7 @@ public enum AppEffect: Sendable, Hashable {
     case unfollow(Set<String>)
     /// Apply an edit to the watchlist file; the result comes back as `.persisted`.
     case persist(WatchlistEdit)
-    /// Ask every broker for a snapshot of these symbols; results come back as `.snapshot`.
+    /// Ask every broker for a snapshot of these symbols now; the answers come through the feed, as `.market`.
     case fetchSnapshot([String])
     /// Ask every broker with accounts for balances; results come back as `.accounts`.
     case fetchAccounts

@@ -8,10 +8,8 @@ public enum AppEvent: Sendable {
     /// The screen is up: follow the list and ask every broker for a first snapshot.
     case started
     case key(KeyPress)
-    /// A conflated batch from the market-data hub.
+    /// A conflated batch from the market-data hub: streamed quotes, polled ones and snapshots alike.
     case market(MarketUpdate)
-    /// One broker's answer to a snapshot request.
-    case snapshot(FanOutResult)
     case resize(ScreenSize)
     /// A second passed (info messages fade).
     case tick

@@ -3,12 +3,12 @@ import Foundation
 import Stores
 
 /// Runs the app: the one caller of `AppState.update`. It feeds events in one at a time, carries out the
-/// effects that come back (following symbols, saving edits, asking brokers), turns their results into
-/// events, and publishes the view after every change. No decision is made here.
+/// effects that come back (following symbols and asking for snapshots on the feed, saving edits, asking
+/// for balances), turns their results into events, and publishes the view after every change. No
+/// decision is made here.
 public actor AppRuntime {
     private var state: AppState
     private let watchlist: WatchlistStore
-    private let quoteServices: [any QuoteService]
     private let accountServices: [any AccountService]
     private let feed: any MarketFeed
     private let now: @Sendable () -> Date
@@ -20,14 +20,12 @@ public actor AppRuntime {
     /// Changes to the followed set, applied in order, one after the other.
     private var following: Task<Void, Never>?
     private var feedTask: Task<Void, Never>?
-    private var snapshotTasks: [Task<Void, Never>] = []
     private var accountsTask: Task<Void, Never>?
 
     /// `watchlist` must already be loaded. `publish` is called after every change, from this actor.
     public init(
         state: AppState,
         feed: any MarketFeed,
-        quoteServices: [any QuoteService],
         accountServices: [any AccountService] = [],
         watchlist: WatchlistStore,
         now: @escaping @Sendable () -> Date = Date.init,
@@ -37,7 +35,6 @@ public actor AppRuntime {
     ) {
         self.state = state
         self.watchlist = watchlist
-        self.quoteServices = quoteServices
         self.accountServices = accountServices
         self.feed = feed
         self.now = now
@@ -65,8 +62,6 @@ public actor AppRuntime {
     public func stop() async {
         feedTask?.cancel()
         accountsTask?.cancel()
-        snapshotTasks.forEach { $0.cancel() }
-        snapshotTasks.removeAll()
         await subscription?.cancel()
         subscription = nil
     }
@@ -99,7 +94,7 @@ public actor AppRuntime {
         case .persist(let edit):
             return .persisted(edit, apply(edit))
         case .fetchSnapshot(let symbols):
-            fetchSnapshots(for: symbols)
+            refresh(symbols)
         case .fetchAccounts:
             fetchAccounts()
         case .stopFetchingAccounts:
@@ -122,6 +117,17 @@ public actor AppRuntime {
         }
     }
 
+    /// Snapshots go through the feed like every quote. After the follows before it: the feed keeps only
+    /// answers for symbols someone follows.
+    private func refresh(_ symbols: [String]) {
+        let previous = following
+        let feed = feed
+        following = Task {
+            await previous?.value
+            await feed.refresh(Set(symbols))
+        }
+    }
+
     /// The store merges the edit with what other instances wrote, under its file lock.
     private func apply(_ edit: WatchlistEdit) -> Result<WatchlistEditOutcome, WatchlistStoreError> {
         do throws(WatchlistStoreError) {
@@ -139,17 +145,6 @@ public actor AppRuntime {
         } catch {
             return .failure(error)
         }
-    }
-
-    private func fetchSnapshots(for symbols: [String]) {
-        guard !symbols.isEmpty, !quoteServices.isEmpty else { return }
-        snapshotTasks.removeAll { $0.isCancelled }
-        let services = quoteServices
-        snapshotTasks.append(Task { [weak self] in
-            for await result in QuoteFanOut.fetch(symbols, from: services) {
-                await self?.send(.snapshot(result))
-            }
-        })
     }
 
     private func fetchAccounts() {

@@ -121,9 +121,6 @@ public struct AppState: Sendable {
         case .market(let update):
             apply(update, receivedAt: now)
             return []
-        case .snapshot(let result):
-            apply(result, receivedAt: now)
-            return []
         case .resize(let size):
             terminalSize = size
             return []
@@ -498,19 +495,6 @@ public struct AppState: Sendable {
                   before.state(for: broker.id) != .failed(reason: reason) else { continue }
             say(.error, "\(broker.name): \(reason)", at: now)
         }
-    }
-
-    private mutating func apply(_ fanOut: FanOutResult, receivedAt: Date) {
-        for (symbol, result) in fanOut.results where symbols.contains(symbol) {
-            let key = QuoteKey(brandID: fanOut.branding.id, symbol: symbol)
-            // A snapshot can arrive after the stream already delivered a newer quote; keep the newer one.
-            if case .success(let quote) = result, let current = quotes.entry(for: key)?.quote,
-               current.timestamp > quote.timestamp {
-                continue
-            }
-            quotes.record(result, for: key, receivedAt: receivedAt)
-        }
-        rebuildRows()
     }
 
     // MARK: - Messages
