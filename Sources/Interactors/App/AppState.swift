@@ -12,13 +12,13 @@ public struct AppState: Sendable {
     /// Every list, in the user's order; one is shown.
     public private(set) var lists: [NamedWatchlist]
     /// The shown list, by name: edits from other windows can move it.
-    public private(set) var currentListName: String
+    public internal(set) var currentListName: String
     public private(set) var quotes = QuoteStore()
     public private(set) var statuses: BrokerStatusStore
     public private(set) var sort: SortOrder = .symbol
-    public private(set) var mode: InputMode = .normal
+    public internal(set) var mode: InputMode = .normal
     /// The status line's message; every message shown also goes to `messageLog`.
-    public private(set) var message: StatusMessage?
+    public internal(set) var message: StatusMessage?
     /// The last `messageLogLimit` messages, oldest first (`m` shows them).
     public private(set) var messageLog: [StatusMessage] = []
     public static let messageLogLimit = 100
@@ -26,8 +26,8 @@ public struct AppState: Sendable {
     /// The accounts panel when it is open.
     public private(set) var accounts: AccountsPanel?
     /// The selection follows its row when sorting moves it; `selectedIndex` is the fallback when the row goes.
-    public private(set) var selectedKey: QuoteKey?
-    public private(set) var selectedIndex: Int = 0
+    public internal(set) var selectedKey: QuoteKey?
+    public internal(set) var selectedIndex: Int = 0
     /// The terminal's size, for paging (the view alone decides what is on screen).
     public private(set) var terminalSize: ScreenSize
     /// The symbols the runtime follows on the market feed, as the effects so far have told it.
@@ -200,71 +200,13 @@ public struct AppState: Sendable {
                 say(.info, "Nothing to undo", at: now)
                 return []
             }
-        case .nextList: return showList(at: (currentListIndex + 1) % lists.count, at: now)
-        case .previousList: return showList(at: (currentListIndex + lists.count - 1) % lists.count, at: now)
-        case .showList(let index):
-            guard lists.indices.contains(index) else {
-                say(.info, "There is no list \(index + 1); W makes one", at: now)
-                return []
-            }
-            return showList(at: index, at: now)
-        case .openListMenu:
-            message = nil
-            mode = .listMenu(selected: currentListIndex)
-        case .closeListMenu:
-            mode = .normal
-        case .menuMove(let offset):
-            if case .listMenu(let selected) = mode {
-                mode = .listMenu(selected: min(max(0, selected + offset), lists.count - 1))
-            }
-        case .menuShowSelected:
-            guard case .listMenu(let selected) = mode else { return [] }
-            mode = .normal
-            return showList(at: selected, at: now)
-        case .menuNewList:
-            mode = .namingList(.create, text: "", error: nil)
-        case .menuRenameList:
-            guard case .listMenu(let selected) = mode, lists.indices.contains(selected) else { return [] }
-            mode = .namingList(.rename(lists[selected].name), text: lists[selected].name, error: nil)
-        case .menuDeleteList:
-            guard case .listMenu(let selected) = mode, lists.indices.contains(selected) else { return [] }
-            guard lists.count > 1 else {
-                say(.warning, WatchlistBook.EditError.lastList.description, at: now)
-                return []
-            }
-            mode = .confirmingDelete(list: lists[selected].name)
-        case .menuReorder(let offset):
-            guard case .listMenu(let selected) = mode, lists.indices.contains(selected) else { return [] }
-            return [.persist(.moveList(lists[selected].name, by: offset))]
-        case .openDetail:
-            guard let symbol = selectedRow?.key.symbol else { return [] }
-            message = nil
-            mode = .detail(symbol: symbol)
-        case .closeDetail:
-            mode = .normal
-        case .confirmDelete:
-            guard case .confirmingDelete(let name) = mode else { return [] }
-            return [.persist(.deleteList(name))]
-        case .cancelDelete:
-            guard case .confirmingDelete(let name) = mode else { return [] }
-            mode = .listMenu(selected: lists.firstIndex { $0.name == name } ?? 0)
+        case .nextList, .previousList, .showList, .openListMenu, .closeListMenu, .menuMove, .menuShowSelected,
+             .menuNewList, .menuRenameList, .menuDeleteList, .menuReorder, .confirmDelete, .cancelDelete:
+            return performListAction(action, at: now)
+        case .openDetail, .closeDetail:
+            performDetailAction(action)
         }
         return []
-    }
-
-    /// Shows the list at `index`: the feed follows its symbols instead, and a snapshot fills its rows.
-    private mutating func showList(at index: Int, at now: Date) -> [AppEffect] {
-        guard lists.indices.contains(index), index != currentListIndex || rows.isEmpty else { return [] }
-        let before = followed
-        currentListName = lists[index].name
-        selectedKey = nil
-        selectedIndex = 0
-        forgetQuotesNotShown()
-        rebuildRows()
-        say(.info, "\(currentListName): \(symbols.count == 1 ? "1 symbol" : "\(symbols.count) symbols")", at: now)
-        let effects = followCurrentSymbols()
-        let new = symbols.filter { !before.contains($0) }
-        return effects + (new.isEmpty ? [] : [.fetchSnapshot(new)])
     }
 
     /// A page is what the table shows at this terminal size, less one row of overlap.
@@ -290,23 +232,6 @@ public struct AppState: Sendable {
                 ? .normal
                 : .adding(text: invalid.map(\.text).joined(separator: " "), error: "not added: \(Self.reasons(invalid))")
             return [.persist(.add(new, to: currentListName))]
-        }
-    }
-
-    /// A name is checked here first, so a bad one keeps the prompt open at once; the store checks it
-    /// again against the file, where another window may have taken it.
-    private mutating func submitListName(_ text: String, for purpose: ListNaming) -> [AppEffect] {
-        let others: [String]
-        if case .rename(let old) = purpose { others = lists.map(\.name).filter { $0 != old } } else { others = lists.map(\.name) }
-        switch NamedWatchlist.validateName(text, existing: others) {
-        case .failure(let error):
-            mode = .namingList(purpose, text: text, error: error.description)
-            return []
-        case .success(let name):
-            switch purpose {
-            case .create: return [.persist(.createList(name))]
-            case .rename(let old): return [.persist(.renameList(old, to: name))]
-            }
         }
     }
 
@@ -430,7 +355,7 @@ public struct AppState: Sendable {
     }
 
     /// Follow and unfollow effects that bring the followed set to the list's symbols.
-    private mutating func followCurrentSymbols() -> [AppEffect] {
+    mutating func followCurrentSymbols() -> [AppEffect] {
         let wanted = Set(symbols)
         var effects: [AppEffect] = []
         let gone = followed.subtracting(wanted)
@@ -455,7 +380,7 @@ public struct AppState: Sendable {
     }
 
     /// Quotes of symbols no longer on screen go, so a symbol shown again starts without old prices.
-    private mutating func forgetQuotesNotShown() {
+    mutating func forgetQuotesNotShown() {
         quotes.keepOnly(Set(symbols))
     }
 
@@ -499,7 +424,7 @@ public struct AppState: Sendable {
 
     // MARK: - Messages
 
-    private mutating func say(_ kind: StatusMessage.Kind, _ text: String, at now: Date) {
+    mutating func say(_ kind: StatusMessage.Kind, _ text: String, at now: Date) {
         show(StatusMessage(kind, text, at: now))
     }
 
@@ -563,23 +488,6 @@ public struct AppState: Sendable {
             listSizes: lists.map(\.symbols.count),
             detail: detail
         )
-    }
-
-    /// The symbol the detail view shows, across every broker, while it is open.
-    private var detail: SymbolDetail? {
-        guard case .detail(let symbol) = mode else { return nil }
-        return SymbolDetail(symbol: symbol, entries: brokers.map { broker in
-            let key = QuoteKey(brandID: broker.id, symbol: symbol)
-            let entry = quotes.entry(for: key)
-            return SymbolDetail.Entry(
-                branding: broker,
-                quote: entry?.quote,
-                error: Self.rowError(entry: entry, brokerState: statuses.state(for: broker.id)),
-                state: statuses.state(for: broker.id) ?? .connecting,
-                receivedAt: entry?.receivedAt,
-                seenRange: entry?.history.range,
-                history: entry?.history.points(since: .distantPast).map { PricePoint(time: $0.time, price: $0.price) } ?? [])
-        })
     }
 
     // MARK: - Rows

@@ -66,38 +66,6 @@ public enum KeyMap {
         }
     }
 
-    private static func listMenuAction(for key: KeyPress) -> WatchlistAction? {
-        switch key {
-        case .character("j"), .down: .menuMove(by: 1)
-        case .character("k"), .up: .menuMove(by: -1)
-        case .enter: .menuShowSelected
-        case .character("n"), .character("a"): .menuNewList
-        case .character("r"): .menuRenameList
-        case .character("d"), .delete: .menuDeleteList
-        case .character("J"): .menuReorder(by: 1)
-        case .character("K"): .menuReorder(by: -1)
-        case .character("u"): .undoRemove
-        case .character("W"), .character("q"), .escape: .closeListMenu
-        default: nil
-        }
-    }
-
-    /// Like an overlay: Esc, Enter or q goes back to the list, where the same row is selected.
-    private static func detailAction(for key: KeyPress) -> WatchlistAction? {
-        switch key {
-        case .escape, .enter, .character("q"): .closeDetail
-        default: nil
-        }
-    }
-
-    private static func confirmAction(for key: KeyPress) -> WatchlistAction? {
-        switch key {
-        case .character("y"), .character("Y"): .confirmDelete
-        case .character("n"), .character("N"), .escape: .cancelDelete
-        default: nil
-        }
-    }
-
     /// Like help: the key that opened it, q, Esc or Enter closes it.
     private static func messageLogAction(for key: KeyPress) -> WatchlistAction? {
         switch key {
