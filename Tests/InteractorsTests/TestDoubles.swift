@@ -6,54 +6,10 @@ import Synchronization
 
 let alpha = ServiceBranding(id: "alpha", name: "Alpha", glyph: "a", color: .cyan)
 let beta = ServiceBranding(id: "beta", name: "Beta", glyph: "b", color: .magenta)
-let slowpoke = ServiceBranding(id: "slow", name: "Slow", glyph: "s", color: .yellow)
 let t0 = Date(timeIntervalSince1970: 1_763_900_000)
 
 func quote(_ symbol: String, _ last: Double, close: Double? = 100, at time: Date = t0) -> CommonQuote {
     CommonQuote(symbol: symbol, last: last, timestamp: time, previousClose: close)
-}
-
-/// A QuoteService answering from a table, optionally after a gate opens or by throwing.
-struct TableQuoteService: QuoteService {
-    let branding: ServiceBranding
-    var prices: [String: Double] = [:]
-    var failure: BrokerError?
-    var gate: Gate?
-
-    func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
-        if let gate { await gate.wait() }
-        if let failure { throw failure }
-        var out: [String: Result<CommonQuote, BrokerError>] = [:]
-        for symbol in symbols {
-            out[symbol] = prices[symbol].map { .success(InteractorsTests.quote(symbol, $0)) } ?? .failure(.unknownSymbol(symbol))
-        }
-        return out
-    }
-}
-
-/// Suspends callers until opened.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { s -> Bool in
-                if s.open { return true }
-                s.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { s in
-            s.open = true
-            defer { s.waiters = [] }
-            return s.waiters
-        }
-        waiters.forEach { $0.resume() }
-    }
 }
 
 /// A MarketFeed the test drives by hand; records what the interactor asks of it.
