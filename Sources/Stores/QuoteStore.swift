@@ -56,11 +56,6 @@ public struct QuoteStore: Sendable {
         entries[key]
     }
 
-    /// Forgets every broker's entry for `symbol`, so re-adding it starts without old prices.
-    public mutating func removeSymbol(_ symbol: String) {
-        entries = entries.filter { $0.key.symbol != symbol }
-    }
-
     /// Forgets every entry whose symbol is not in `symbols`.
     public mutating func keepOnly(_ symbols: Set<String>) {
         entries = entries.filter { symbols.contains($0.key.symbol) }

@@ -102,12 +102,12 @@ import Stores
         #expect(store.count == 2)
     }
 
-    @Test func removeSymbolForgetsEveryBrokersRow() {
+    @Test func keepOnlyForgetsEveryBrokersRowOfTheOtherSymbols() {
         var store = QuoteStore()
         store.apply(
             MarketUpdate(quotes: [aapl: quote("AAPL", 190), aaplBeta: quote("AAPL", 190.1), msft: quote("MSFT", 410)]),
             receivedAt: t0)
-        store.removeSymbol("AAPL")
+        store.keepOnly(["MSFT"])
 
         #expect(store.entry(for: aapl) == nil)
         #expect(store.entry(for: aaplBeta) == nil)

@@ -44,7 +44,6 @@ public actor AppRuntime {
     }
 
     public var viewState: WatchlistViewState { state.viewState() }
-    public var currentState: AppState { state }
 
     /// Subscribes to the feed (following nothing yet) and sends `.started`.
     public func start() async {
