@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "TextSafety", swiftSettings: strict),
         .target(name: "Domain", dependencies: ["TextSafety"], swiftSettings: strict),
         .target(name: "Networking", dependencies: ["Domain", "TextSafety", "COpenSSL"], swiftSettings: strict),
-        .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking"], swiftSettings: strict),
+        .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking", "TextSafety"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
         .target(name: "Stores", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
         // The terminal's own vocabulary, free of quotes and number formats: keys and sizes (what the update

@@ -13,16 +13,11 @@ public enum Symbol {
         public var description: String {
             switch self {
             case .empty: "empty symbol"
-            case .tooLong(let s): "\(Symbol.printable(s)) is longer than \(Symbol.maxLength) characters"
+            case .tooLong(let s): "\(VisibleText.escaped(s)) is longer than \(Symbol.maxLength) characters"
             case .invalidCharacter(let s, let c):
-                "\(Symbol.printable(s)) contains \(c == " " ? "a space" : "'\(Symbol.printable(String(c)))'"); use letters, digits, . - / ^"
+                "\(VisibleText.escaped(s)) contains \(c == " " ? "a space" : "'\(VisibleText.escaped(String(c)))'"); use letters, digits, . - / ^"
             }
         }
-    }
-
-    /// `text` as it may be shown in a message: see `VisibleText.escaped`.
-    public static func printable(_ text: String) -> String {
-        VisibleText.escaped(text)
     }
 
     /// The canonical (upper-cased) form of `raw`, or why it is not a symbol. Errors quote `raw` as typed,

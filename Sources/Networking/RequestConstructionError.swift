@@ -1,4 +1,5 @@
 import Domain
+import TextSafety
 
 /// Why a request could not even be built. Caught before any network traffic.
 public enum RequestConstructionError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -11,9 +12,9 @@ public enum RequestConstructionError: Error, Sendable, Hashable, CustomStringCon
     public var description: String {
         switch self {
         case .missingCredential(let broker, let variable): "\(broker): no credentials, set \(variable)"
-        case .invalidSymbol(let symbol): "invalid symbol \(Symbol.printable(symbol))"
+        case .invalidSymbol(let symbol): "invalid symbol \(VisibleText.escaped(symbol))"
         case .emptySymbolList: "no symbols to ask for"
-        case .badBaseURL(let url): "bad base URL \(Symbol.printable(url)); use http(s)://host[:port][/path]"
+        case .badBaseURL(let url): "bad base URL \(VisibleText.escaped(url)); use http(s)://host[:port][/path]"
         }
     }
 

@@ -1,4 +1,5 @@
 import Domain
+import TextSafety
 
 /// Every named list, in the user's order: what the watchlist file holds. Edits are plain functions of
 /// the book, so the store applies them to whatever another instance last wrote, and tests need no file.
@@ -40,7 +41,7 @@ public struct WatchlistBook: Sendable, Hashable {
         public var description: String {
             switch self {
             case .noSuchList(let name):
-                "there is no list named '\(Symbol.printable(name))' any more (renamed or deleted in another window?)"
+                "there is no list named '\(VisibleText.escaped(name))' any more (renamed or deleted in another window?)"
             case .lastList: "the last list cannot be deleted; create another one first"
             case .badName(let error): error.description
             }

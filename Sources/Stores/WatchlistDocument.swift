@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import TextSafety
 
 /// The on-disk form of the watchlists:
 ///
@@ -56,9 +57,9 @@ enum WatchlistDocument {
         var lists: [NamedWatchlist] = []
         for (index, list) in raw.enumerated() {
             guard case .success(let name) = NamedWatchlist.validateName(list.name, existing: lists.map(\.name)) else {
-                return .failure(CorruptReason("list \(index + 1) has a bad or repeated name '\(Symbol.printable(list.name))'"))
+                return .failure(CorruptReason("list \(index + 1) has a bad or repeated name '\(VisibleText.escaped(list.name))'"))
             }
-            switch symbols(list.symbols, in: "list '\(Symbol.printable(name))'") {
+            switch symbols(list.symbols, in: "list '\(VisibleText.escaped(name))'") {
             case .success(let symbols): lists.append(NamedWatchlist(name: name, symbols: symbols))
             case .failure(let reason): return .failure(reason)
             }

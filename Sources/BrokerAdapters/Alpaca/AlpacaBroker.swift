@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Networking
+import TextSafety
 
 /// Alpaca: quotes from the Market Data API's snapshots, the account from the Trading API.
 public struct AlpacaBroker: QuoteService, AccountService, AuthService {
@@ -73,7 +74,7 @@ public struct AlpacaBroker: QuoteService, AccountService, AuthService {
         let snapshots = try await perform(factory.snapshots(batch))
         for canonical in batch {
             if case .undecodable(let reason) = snapshots.entries[canonical] {
-                throw .badResponse("alpaca: unexpected response: the snapshot for \(Symbol.printable(canonical)): \(reason)")
+                throw .badResponse("alpaca: unexpected response: the snapshot for \(VisibleText.escaped(canonical)): \(reason)")
             }
         }
         return snapshots

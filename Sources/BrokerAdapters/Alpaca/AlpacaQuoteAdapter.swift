@@ -1,4 +1,5 @@
 import Domain
+import TextSafety
 
 /// One snapshot entry → one watchlist row.
 enum AlpacaQuoteAdapter {
@@ -38,7 +39,7 @@ enum AlpacaQuoteAdapter {
             return .failure(.badResponse("alpaca sent no timestamp for \(symbol)"))
         }
         guard let timestamp = RFC3339.instant(from: stamp) else {
-            return .failure(.badResponse("alpaca timestamp for \(symbol) is not RFC 3339: \(Symbol.printable(String(stamp.prefix(40))))"))
+            return .failure(.badResponse("alpaca timestamp for \(symbol) is not RFC 3339: \(VisibleText.escaped(String(stamp.prefix(40))))"))
         }
         return .success(CommonQuote(
             symbol: symbol, last: last, timestamp: timestamp.date, bid: bid, ask: ask,

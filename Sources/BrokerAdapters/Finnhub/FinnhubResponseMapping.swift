@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Networking
+import TextSafety
 
 /// What Finnhub's answers mean: statuses and bodies to `BrokerError`, wire quotes to `CommonQuote`.
 enum FinnhubResponseMapping {
@@ -22,7 +23,7 @@ enum FinnhubResponseMapping {
         let decoder = JSONDecoder()
         if let quote = try? decoder.decode(FinnhubQuote.self, from: response.body) { return quote }
         if let body = try? decoder.decode(FinnhubErrorBody.self, from: response.body) {
-            throw .badResponse("finnhub: \(Symbol.printable(String(body.error.prefix(80))))")
+            throw .badResponse("finnhub: \(VisibleText.escaped(String(body.error.prefix(80))))")
         }
         throw .badResponse("not a Finnhub quote: \(response.bodyExcerpt(limit: 80))")
     }

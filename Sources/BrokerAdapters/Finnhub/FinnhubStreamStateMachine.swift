@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Networking
+import TextSafety
 
 /// Finnhub's trades stream protocol (reference §4.2). The token travels in the URL, so there is no auth
 /// exchange: once the socket is open the stream is live. Subscribes and unsubscribes are one message per
@@ -102,7 +103,7 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
     /// - anything else ends this connection (retryable), showing the message.
     private mutating func errorActions(_ message: String) -> (actions: [StreamSessionAction], ended: Bool) {
         // Redacted before it is cut, so no prefix of the key can survive.
-        let text = Symbol.printable(Redaction.text(message, secretValues: secrets))
+        let text = VisibleText.escaped(Redaction.text(message, secretValues: secrets))
         let lowered = text.lowercased()
         if ["token", "api key", "apikey", "unauthorized", "unauthenticated"].contains(where: lowered.contains) {
             return ([.fail(.unauthorized(hint: credentialHint))], true)

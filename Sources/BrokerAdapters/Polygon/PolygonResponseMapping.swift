@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Networking
+import TextSafety
 
 /// What Polygon's answers mean: statuses and error bodies to `BrokerError`, snapshots to `CommonQuote`.
 enum PolygonResponseMapping {
@@ -48,7 +49,7 @@ enum PolygonResponseMapping {
         default: break
         }
         guard let snapshot = response.ticker else {
-            throw .badResponse("polygon: no ticker in snapshot for \(symbol) (status \(Symbol.printable(String(response.status.prefix(20)))))")
+            throw .badResponse("polygon: no ticker in snapshot for \(symbol) (status \(VisibleText.escaped(String(response.status.prefix(20)))))")
         }
         // Zero is Polygon's "none yet": `day` is cleared before the pre-market opens.
         guard let last = positive(snapshot.lastTrade?.price) ?? positive(snapshot.day?.close) else {

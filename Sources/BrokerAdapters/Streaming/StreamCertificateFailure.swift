@@ -1,5 +1,6 @@
 import Domain
 import Networking
+import TextSafety
 
 /// A stream's certificate rejection in the broker domain: permanent (retrying cannot fix it, it only
 /// hammers the broker) and worded as what to change, since the footer shows it as `failed: …`.
@@ -14,9 +15,9 @@ enum StreamCertificateFailure {
         case .untrustedIssuer:
             return .certificateRejected("certificate not trusted (set \(caFileSetting))")
         case .hostMismatch(let host):
-            return .certificateRejected("certificate does not match host \(Symbol.printable(host))")
+            return .certificateRejected("certificate does not match host \(VisibleText.escaped(host))")
         case .invalid(let host, let reason):
-            return .certificateRejected("certificate of \(Symbol.printable(host)) rejected: \(Symbol.printable(reason))")
+            return .certificateRejected("certificate of \(VisibleText.escaped(host)) rejected: \(VisibleText.escaped(reason))")
         }
     }
 }

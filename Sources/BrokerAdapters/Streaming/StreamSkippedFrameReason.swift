@@ -1,4 +1,5 @@
 import Domain
+import TextSafety
 
 /// Why a frame was skipped, as a short printable line. The decoders' failures name a byte offset and
 /// what was expected, never the frame's text, which may hold anything the server sent.
@@ -7,6 +8,6 @@ enum StreamSkippedFrameReason {
 
     static func describe(_ error: any Error) -> String {
         let text = error is StreamJSONScanner.Failure ? String(describing: error) : "undecodable frame"
-        return String(Symbol.printable(text).prefix(maximumLength))
+        return String(VisibleText.escaped(text).prefix(maximumLength))
     }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Networking
+import TextSafety
 
 /// Tradier's REST API as quotes, balances and a credential check (reference §1). Quotes are polled:
 /// symbols go in batches of `maxSymbolsPerRequest`, a few batches at a time.
@@ -80,7 +81,7 @@ public struct TradierBroker: QuoteService, AccountService, AuthService {
                 results[userSymbol] = .failure(.unknownSymbol(userSymbol))
             } else {
                 results[userSymbol] = .failure(.badResponse(
-                    "\(Self.branding.id): the answer has no quote and no unmatched entry for \(Symbol.printable(userSymbol))"))
+                    "\(Self.branding.id): the answer has no quote and no unmatched entry for \(VisibleText.escaped(userSymbol))"))
             }
         }
         return results
@@ -108,7 +109,7 @@ public struct TradierBroker: QuoteService, AccountService, AuthService {
         guard let name = candidates.compactMap({ $0?.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty }) else {
             throw .badResponse("\(Self.branding.id): the profile has no name, id or account")
         }
-        return Symbol.printable(name)
+        return VisibleText.escaped(name)
     }
 
     /// The domain quote for `symbol` as the user wrote it. Without a last trade (before a symbol's first

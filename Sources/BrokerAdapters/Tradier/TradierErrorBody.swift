@@ -1,4 +1,5 @@
 import Domain
+import TextSafety
 
 /// The two error shapes Tradier sends as JSON, with 400 or inside a 200 (reference §1.4):
 /// `{"errors":{"error":"…" | ["…",…]}}` and the Apigee gateway's
@@ -34,7 +35,7 @@ public struct TradierErrorBody: Decodable, Sendable {
             parts.append(text.isEmpty ? "gateway fault" : text)
         }
         guard !parts.isEmpty else { return nil }
-        let joined = Symbol.printable(parts.joined(separator: "; "))
+        let joined = VisibleText.escaped(parts.joined(separator: "; "))
         return joined.count > Self.messageLimit ? joined.prefix(Self.messageLimit) + "…" : joined
     }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Networking
+import TextSafety
 
 /// Tradier's market stream protocol (reference §1.5), on a socket opened with a fresh session id. There
 /// is no acknowledgement of anything: the stream is live once the socket is open. Every payload replaces
@@ -83,7 +84,7 @@ struct TradierStreamStateMachine: StreamSessionMachine {
         var added = false
         for symbol in symbols.sorted() where subscribed[symbol] == nil {
             guard case .success(let canonical) = Symbol.normalize(symbol) else {
-                actions.append(.emit(.symbolFailed(symbol, .unknownSymbol(Symbol.printable(symbol)))))
+                actions.append(.emit(.symbolFailed(symbol, .unknownSymbol(VisibleText.escaped(symbol)))))
                 continue
             }
             let wire = TradierSymbol.wire(canonical)
@@ -154,7 +155,7 @@ struct TradierStreamStateMachine: StreamSessionMachine {
     /// - anything else ends this connection (retryable), showing the message.
     private mutating func errorActions(_ message: String) -> (actions: [StreamSessionAction], ended: Bool) {
         // Redacted before it is cut, so no prefix of a secret can survive.
-        let text = Symbol.printable(Redaction.text(message, secretValues: secrets))
+        let text = VisibleText.escaped(Redaction.text(message, secretValues: secrets))
         if text.lowercased().contains("session") {
             if isSandbox { return ([.fail(.unauthorized(hint: Self.sandboxHint))], true) }
             return ([.fail(.network("tradier stream: session refused (\(text.prefix(80))); reconnecting makes a new one"))], true)

@@ -1,5 +1,6 @@
 import Domain
 import Networking
+import TextSafety
 
 /// Quotes from APIs without a batch endpoint (Finnhub's quote, Polygon's single-ticker snapshot): one
 /// request per distinct symbol, at most `maxInFlight` at a time, a result per symbol as the user wrote it.
@@ -29,7 +30,7 @@ enum PerSymbolQuotes {
             case .success(let built): pending.append(Sent(canonical: canonical, request: built))
             case .failure(.invalidSymbol):
                 for spelling in spellings.spellings(of: canonical) {
-                    results[spelling] = .failure(.unknownSymbol(Symbol.printable(spelling)))
+                    results[spelling] = .failure(.unknownSymbol(VisibleText.escaped(spelling)))
                 }
             case .failure(let error): throw error.brokerError
             }

@@ -1,4 +1,5 @@
 import Domain
+import TextSafety
 
 /// The symbols of one call as the user wrote them, grouped by canonical symbol: "aapl" and "AAPL" are one
 /// request, answered under both spellings. Canonical symbols keep their first-seen order; input that is
@@ -14,7 +15,7 @@ struct SymbolSpellings {
         for symbol in symbols where rejected[symbol] == nil {
             switch Symbol.normalize(symbol) {
             case .failure:
-                rejected[symbol] = .failure(.unknownSymbol(Symbol.printable(symbol)))
+                rejected[symbol] = .failure(.unknownSymbol(VisibleText.escaped(symbol)))
             case .success(let canonical):
                 if spellingsByCanonical[canonical] == nil { canonicalOrder.append(canonical) }
                 if spellingsByCanonical[canonical]?.contains(symbol) != true {
