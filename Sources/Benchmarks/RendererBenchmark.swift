@@ -106,7 +106,7 @@ struct RendererBenchmark: Sendable {
                 state: .live, receivedAt: now, seenRange: 188...192, history: history)
         }
         var state = WatchlistViewState(isDemo: true)
-        state.mode = .detail(symbol: "AAPL")
+        state.front = .detail(DetailScreen(symbol: "AAPL"))
         state.detail = SymbolDetail(symbol: "AAPL", entries: entries)
         state.brokers = brokers.map { BrokerStatus(branding: $0, state: .live) }
         return state
@@ -137,7 +137,7 @@ struct RendererBenchmark: Sendable {
             index += 1
         }
         return WatchlistViewState(
-            rows: rows, selectedIndex: 0, sort: .symbol, mode: .normal,
+            rows: rows, selectedIndex: 0, sort: .symbol, front: .watchlist,
             brokers: brokers.map { BrokerStatus(branding: $0, state: .live) }, isDemo: true,
             message: StatusMessage(.info, "Benchmark", at: now), staleAfter: 30, highlightFor: 1)
     }

@@ -21,30 +21,6 @@ public enum SortOrder: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// What the keyboard is doing right now.
-public enum InputMode: Sendable, Hashable {
-    case normal
-    /// The inline "add symbols" prompt with what has been typed and, after a failed submit, why.
-    case adding(text: String, error: String?)
-    case help
-    /// The message log overlay (`m`): the last messages with their time.
-    case messageLog
-    /// The lists menu (`W`), with the highlighted list.
-    case listMenu(selected: Int)
-    /// Typing a list's name, to create one or to rename one; after a refused name, why.
-    case namingList(ListNaming, text: String, error: String?)
-    /// Asking before a list is deleted.
-    case confirmingDelete(list: String)
-    /// The detail view of one symbol across every broker (Enter on a row).
-    case detail(symbol: String)
-}
-
-/// What a list name being typed is for.
-public enum ListNaming: Sendable, Hashable {
-    case create
-    case rename(String)
-}
-
 /// One (symbol, broker) row as the view needs it.
 public struct WatchlistRow: Sendable, Hashable, Identifiable {
     public var key: QuoteKey
@@ -145,7 +121,8 @@ public struct WatchlistViewState: Sendable, Hashable {
     /// Index into `rows`; nil when there are no rows. The view scrolls to keep it on screen.
     public var selectedIndex: Int?
     public var sort: SortOrder
-    public var mode: InputMode
+    /// The screen in front of the table (the table alone when `.watchlist`).
+    public var front: FrontScreen
     public var brokers: [BrokerStatus]
     /// Fake data is on screen: the header says DEMO.
     public var isDemo: Bool
@@ -173,7 +150,7 @@ public struct WatchlistViewState: Sendable, Hashable {
 
     public init(
         rows: [WatchlistRow] = [], selectedIndex: Int? = nil, sort: SortOrder = .symbol,
-        mode: InputMode = .normal, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
+        front: FrontScreen = .watchlist, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
         staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil,
         securityWarning: String? = nil, messageLog: [StatusMessage] = [], isSaved: Bool = true,
         listNames: [String] = ["Watchlist"], currentList: Int = 0, listSizes: [Int] = [], detail: SymbolDetail? = nil
@@ -188,7 +165,7 @@ public struct WatchlistViewState: Sendable, Hashable {
         self.rows = rows
         self.selectedIndex = selectedIndex
         self.sort = sort
-        self.mode = mode
+        self.front = front
         self.brokers = brokers
         self.isDemo = isDemo
         self.message = message

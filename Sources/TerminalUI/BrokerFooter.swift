@@ -50,9 +50,9 @@ struct BrokerFooter {
 
     /// The keys the screen in front accepts.
     private var hints: [Hint] {
-        switch state.mode {
+        switch state.front {
         case .detail: Self.detailHints
-        case .listMenu, .namingList, .confirmingDelete: Self.listMenuHints
+        case .listMenu: Self.listMenuHints
         default: Self.watchlistHints
         }
     }

@@ -37,13 +37,18 @@ struct StatusLine {
 
     /// The prompt the mode shows, if any: its label, what was typed, why it was refused, and what Enter does.
     private var prompt: (label: String, text: String, error: String?, enter: String)? {
-        switch state.mode {
-        case .adding(let text, let error):
-            ("Add symbols: ", text, error, "add")
-        case .namingList(.create, let text, let error):
-            ("New list: ", text, error, "create")
-        case .namingList(.rename(let old), let text, let error):
-            ("Rename \(TerminalText.truncate(TerminalText.sanitize(old), toWidth: 24)) to: ", text, error, "rename")
+        switch state.front {
+        case .adding(let prompt):
+            ("Add symbols: ", prompt.text, prompt.error, "add")
+        case .listMenu(let menu):
+            switch menu.step {
+            case .naming(.create, let prompt):
+                ("New list: ", prompt.text, prompt.error, "create")
+            case .naming(.rename(let old), let prompt):
+                ("Rename \(TerminalText.truncate(TerminalText.sanitize(old), toWidth: 24)) to: ", prompt.text, prompt.error, "rename")
+            case .choosing, .confirmingDelete:
+                nil
+            }
         default:
             nil
         }
@@ -55,7 +60,7 @@ struct StatusLine {
         if let prompt {
             return promptLines(label: prompt.label, text: prompt.text, error: prompt.error, enter: prompt.enter, width: width)
         }
-        if case .confirmingDelete(let name) = state.mode {
+        if case .listMenu(let menu) = state.front, case .confirmingDelete(let name) = menu.step {
             let size = state.listNames.firstIndex(of: name).flatMap { $0 < state.listSizes.count ? state.listSizes[$0] : nil } ?? 0
             var line = StyledText("Delete list \(name) and its \(size == 1 ? "1 symbol" : "\(size) symbols")? ", style: palette.message(.warning))
             line.append("y", style: palette.hintKey)

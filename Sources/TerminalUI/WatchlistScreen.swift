@@ -60,15 +60,15 @@ public enum WatchlistScreen {
         }
         StatusLine(state: state, now: now, palette: palette).draw(into: &buffer, rows: statusRow..<footerRow)
         BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow)
-        switch state.mode {
+        switch state.front {
         case .help:
             HelpOverlay(palette: palette).draw(into: &buffer, rows: 1..<footerRow)
         case .messageLog:
             MessageLogOverlay(messages: state.messageLog, timeZone: options.timeZone, palette: palette)
                 .draw(into: &buffer, rows: 1..<footerRow)
-        case .listMenu, .namingList, .confirmingDelete:
-            ListMenuOverlay(state: state, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
-        case .normal, .adding, .detail:
+        case .listMenu(let menu):
+            ListMenuOverlay(menu: menu, state: state, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+        case .watchlist, .adding, .detail:
             break
         }
         return buffer

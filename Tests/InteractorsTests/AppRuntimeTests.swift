@@ -58,7 +58,7 @@ import Testing
         for character in "nvda, msft" { await interactor.send(.key(.character(character))) }
         await interactor.send(.key(.enter))
         var state = await interactor.viewState
-        #expect(state.mode == .normal)
+        #expect(state.front == .watchlist)
         #expect(store.symbols == ["AAPL", "NVDA", "MSFT"])
         #expect(state.rows.map(\.id) == ["alpha:AAPL", "beta:AAPL", "alpha:MSFT", "beta:MSFT", "alpha:NVDA", "beta:NVDA"])
         #expect(state.selectedIndex == 4, "the first added symbol is selected")
@@ -91,11 +91,11 @@ import Testing
         await interactor.send(.key(.character("a")))
         for character in "aapl" { await interactor.send(.key(.character(character))) }
         await interactor.send(.key(.enter))
-        #expect(await interactor.viewState.mode == .adding(text: "aapl", error: "AAPL is already in the watchlist"))
+        #expect(await interactor.viewState.front == .adding(TextPrompt(text: "aapl", error: "AAPL is already in the watchlist")))
         await interactor.send(.key(.backspace))
-        #expect(await interactor.viewState.mode == .adding(text: "aap", error: nil))
+        #expect(await interactor.viewState.front == .adding(TextPrompt(text: "aap")))
         await interactor.send(.key(.escape))
-        #expect(await interactor.viewState.mode == .normal)
+        #expect(await interactor.viewState.front == .watchlist)
         await interactor.send(.key(.character("q")))
         #expect(quits.value == 1)
     }
@@ -106,9 +106,9 @@ import Testing
             isDemo: true, now: { t0 }, publish: { _ in }
         )
         await interactor.send(.key(.character("?")))
-        #expect(await interactor.viewState.mode == .help)
+        #expect(await interactor.viewState.front == .help)
         await interactor.send(.key(.character("?")))
-        #expect(await interactor.viewState.mode == .normal)
+        #expect(await interactor.viewState.front == .watchlist)
         await interactor.send(.key(.character("s")))
         #expect(await interactor.viewState.sort == .changePercent)
         await interactor.send(.key(.character("d")))

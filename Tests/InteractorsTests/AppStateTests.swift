@@ -114,7 +114,7 @@ import Testing
         driver.send(.started)
         #expect(driver.add("nvda, msft aapl") == [.follow(["NVDA", "MSFT"]), .fetchSnapshot(["NVDA", "MSFT"])])
         #expect(driver.state.message?.text == "Added NVDA, MSFT (already listed: AAPL)")
-        #expect(driver.state.mode == .normal)
+        #expect(driver.state.front == .watchlist)
         #expect(driver.state.selectedRow?.key.symbol == "NVDA", "the first added symbol is selected")
     }
 
@@ -125,11 +125,11 @@ import Testing
         }
         let error = WatchlistStoreError(operation: .write, path: "/ro/watchlist.json", reason: "Read-only file system")
         _ = state.update(.persisted(.add(["IBM"], to: "Watchlist"), .failure(error)), at: t0)
-        guard case .adding(let text, let reason?) = state.mode else {
-            Issue.record("the prompt should be open again: \(state.mode)")
+        guard case .adding(let prompt) = state.front, let reason = prompt.error else {
+            Issue.record("the prompt should be open again: \(state.front)")
             return
         }
-        #expect(text == "ibm")
+        #expect(prompt.text == "ibm")
         #expect(reason.hasPrefix("not saved: "))
         #expect(reason.contains("/ro/watchlist.json"))
     }

@@ -15,7 +15,7 @@ import Testing
         driver.press(.down, .down, .down)
         #expect(driver.state.selectedRow?.id == "beta:MSFT")
         driver.press(.enter)
-        #expect(driver.state.mode == .detail(symbol: "MSFT"))
+        #expect(driver.state.front == .detail(DetailScreen(symbol: "MSFT")))
         let detail = driver.state.viewState().detail
         #expect(detail?.symbol == "MSFT")
         #expect(detail?.entries.map(\.branding.id) == ["alpha", "beta"])
@@ -24,11 +24,11 @@ import Testing
         #expect(detail?.entries[1].seenRange == 99...103)
         #expect(detail?.entries[0].history == [])
         driver.press(.escape)
-        #expect(driver.state.mode == .normal)
+        #expect(driver.state.front == .watchlist)
         #expect(driver.state.viewState().detail == nil)
         #expect(driver.state.selectedRow?.id == "beta:MSFT")
         driver.press(.enter, .enter)
-        #expect(driver.state.mode == .normal, "Enter goes back too")
+        #expect(driver.state.front == .watchlist, "Enter goes back too")
     }
 
     @Test func priceHistoryIsBoundedToThirtyMinutesAtOnePointASecond() {

@@ -23,76 +23,87 @@ import TerminalKit
         (.character("A"), .toggleAccounts),
         (.character("?"), .toggleHelp),
         (.character("q"), .quit),
-        (.control("c"), .quit),
         (.character("m"), .toggleMessageLog),
         (.escape, .dismiss),
+        (.enter, .openDetail),
     ])
-    func normalMode(key: KeyPress, action: WatchlistAction) {
-        #expect(KeyMap.action(for: key, mode: .normal) == action)
+    func watchlistKeys(key: KeyPress, action: WatchlistAction) {
+        #expect(KeyMap.watchlistAction(for: key) == action)
     }
 
-    @Test func normalModeIgnoresOtherKeys() {
+    @Test func watchlistIgnoresOtherKeys() {
         for key in [KeyPress.character("x"), .character("Z"), .character("0"), .left, .right, .resize, .control("a")] {
-            #expect(KeyMap.action(for: key, mode: .normal) == nil)
+            #expect(KeyMap.watchlistAction(for: key) == nil)
         }
     }
 
-    @Test func addingModeTypesEveryPrintableCharacter() {
-        let adding = InputMode.adding(text: "AA", error: nil)
+    @Test func promptTypesEveryPrintableCharacter() {
         for character in ["a", "q", "?", "d", "Z", "$", " ", ",", "."] as [Character] {
-            #expect(KeyMap.action(for: .character(character), mode: adding) == .inputCharacter(character))
+            #expect(TextPrompt.action(for: .character(character)) == .type(character))
         }
-        #expect(KeyMap.action(for: .backspace, mode: adding) == .inputBackspace)
-        #expect(KeyMap.action(for: .character("\u{7F}"), mode: adding) == .inputBackspace)
-        #expect(KeyMap.action(for: .enter, mode: adding) == .submitInput)
-        #expect(KeyMap.action(for: .escape, mode: adding) == .cancelInput)
-        #expect(KeyMap.action(for: .control("c"), mode: adding) == .quit)
-        #expect(KeyMap.action(for: .character("\u{1B}"), mode: adding) == nil)
-        #expect(KeyMap.action(for: .up, mode: adding) == nil)
+        #expect(TextPrompt.action(for: .backspace) == .backspace)
+        #expect(TextPrompt.action(for: .character("\u{7F}")) == .backspace)
+        #expect(TextPrompt.action(for: .enter) == .submit)
+        #expect(TextPrompt.action(for: .escape) == .cancel)
+        #expect(TextPrompt.action(for: .character("\u{1B}")) == nil)
+        #expect(TextPrompt.action(for: .up) == nil)
+    }
+
+    @Test func promptEditing() {
+        var prompt = TextPrompt(limit: 3)
+        for character in "ABCD" { prompt.edit(.type(character)) }
+        #expect(prompt.text == "ABC")
+        prompt = prompt.refused("bad")
+        #expect(prompt.error == "bad")
+        prompt.edit(.backspace)
+        #expect(prompt.text == "AB")
+        #expect(prompt.error == nil)
+        var empty = TextPrompt()
+        empty.edit(.backspace)
+        #expect(empty.text == "")
     }
 
     @Test func detailKeys() {
-        #expect(KeyMap.action(for: .enter, mode: .normal) == .openDetail)
+        let detail = DetailScreen(symbol: "AAPL")
         for key in [KeyPress.escape, .enter, .character("q")] {
-            #expect(KeyMap.action(for: key, mode: .detail(symbol: "AAPL")) == .closeDetail)
+            #expect(detail.action(for: key) == .close)
         }
-        #expect(KeyMap.action(for: .character("d"), mode: .detail(symbol: "AAPL")) == nil)
-        #expect(KeyMap.action(for: .control("c"), mode: .detail(symbol: "AAPL")) == .quit)
+        #expect(detail.action(for: .character("d")) == nil)
     }
 
     @Test func listKeys() {
-        #expect(KeyMap.action(for: .tab, mode: .normal) == .nextList)
-        #expect(KeyMap.action(for: .backTab, mode: .normal) == .previousList)
-        #expect(KeyMap.action(for: .character("1"), mode: .normal) == .showList(0))
-        #expect(KeyMap.action(for: .character("9"), mode: .normal) == .showList(8))
-        #expect(KeyMap.action(for: .character("W"), mode: .normal) == .openListMenu)
-        let menu = InputMode.listMenu(selected: 0)
-        #expect(KeyMap.action(for: .character("j"), mode: menu) == .menuMove(by: 1))
-        #expect(KeyMap.action(for: .up, mode: menu) == .menuMove(by: -1))
-        #expect(KeyMap.action(for: .enter, mode: menu) == .menuShowSelected)
-        #expect(KeyMap.action(for: .character("n"), mode: menu) == .menuNewList)
-        #expect(KeyMap.action(for: .character("r"), mode: menu) == .menuRenameList)
-        #expect(KeyMap.action(for: .character("d"), mode: menu) == .menuDeleteList)
-        #expect(KeyMap.action(for: .character("J"), mode: menu) == .menuReorder(by: 1))
-        #expect(KeyMap.action(for: .character("K"), mode: menu) == .menuReorder(by: -1))
-        #expect(KeyMap.action(for: .character("u"), mode: menu) == .undoRemove)
-        #expect(KeyMap.action(for: .escape, mode: menu) == .closeListMenu)
-        let naming = InputMode.namingList(.create, text: "", error: nil)
-        #expect(KeyMap.action(for: .character("T"), mode: naming) == .inputCharacter("T"))
-        #expect(KeyMap.action(for: .escape, mode: naming) == .cancelInput)
-        let confirming = InputMode.confirmingDelete(list: "Tech")
-        #expect(KeyMap.action(for: .character("y"), mode: confirming) == .confirmDelete)
-        #expect(KeyMap.action(for: .character("n"), mode: confirming) == .cancelDelete)
-        #expect(KeyMap.action(for: .escape, mode: confirming) == .cancelDelete)
-        #expect(KeyMap.action(for: .character("d"), mode: confirming) == nil)
+        #expect(KeyMap.watchlistAction(for: .tab) == .nextList)
+        #expect(KeyMap.watchlistAction(for: .backTab) == .previousList)
+        #expect(KeyMap.watchlistAction(for: .character("1")) == .showList(0))
+        #expect(KeyMap.watchlistAction(for: .character("9")) == .showList(8))
+        #expect(KeyMap.watchlistAction(for: .character("W")) == .openListMenu)
+        let menu = ListMenuScreen(selected: 0)
+        #expect(menu.action(for: .character("j")) == .move(by: 1))
+        #expect(menu.action(for: .up) == .move(by: -1))
+        #expect(menu.action(for: .enter) == .showSelected)
+        #expect(menu.action(for: .character("n")) == .newList)
+        #expect(menu.action(for: .character("r")) == .renameList)
+        #expect(menu.action(for: .character("d")) == .deleteList)
+        #expect(menu.action(for: .character("J")) == .reorder(by: 1))
+        #expect(menu.action(for: .character("K")) == .reorder(by: -1))
+        #expect(menu.action(for: .character("u")) == .undo)
+        #expect(menu.action(for: .escape) == .close)
+        let naming = ListMenuScreen(selected: 0, step: .naming(.create, TextPrompt()))
+        #expect(naming.action(for: .character("T")) == .prompt(.type("T")))
+        #expect(naming.action(for: .escape) == .prompt(.cancel))
+        let confirming = ListMenuScreen(selected: 0, step: .confirmingDelete("Tech"))
+        #expect(confirming.action(for: .character("y")) == .confirmDelete)
+        #expect(confirming.action(for: .character("n")) == .cancelDelete)
+        #expect(confirming.action(for: .escape) == .cancelDelete)
+        #expect(confirming.action(for: .character("d")) == nil)
     }
 
-    @Test func helpModeClosesOnQuestionMarkEscapeAndQ() {
-        for key in [KeyPress.character("?"), .escape, .character("q")] {
-            #expect(KeyMap.action(for: key, mode: .help) == .toggleHelp)
+    @Test func overlaysCloseOnTheirKeyEscapeEnterAndQ() {
+        for key in [KeyPress.character("?"), .escape, .character("q"), .enter] {
+            #expect(KeyMap.closesOverlay(key, openedWith: "?"))
         }
-        #expect(KeyMap.action(for: .control("c"), mode: .help) == .quit)
-        #expect(KeyMap.action(for: .character("d"), mode: .help) == nil)
-        #expect(KeyMap.action(for: .down, mode: .help) == nil)
+        #expect(!KeyMap.closesOverlay(.character("d"), openedWith: "?"))
+        #expect(!KeyMap.closesOverlay(.down, openedWith: "?"))
+        #expect(KeyMap.closesOverlay(.character("m"), openedWith: "m"))
     }
 }

@@ -18,7 +18,7 @@ import Testing
         #expect(create("Indexes", in: &driver) == [.unfollow(["AAPL", "MSFT"])])
         #expect(driver.state.lists.map(\.name) == ["Watchlist", "Indexes"])
         #expect(driver.state.currentListName == "Indexes")
-        #expect(driver.state.mode == .normal)
+        #expect(driver.state.front == .watchlist)
         #expect(driver.state.message?.text == "Created list Indexes · a adds symbols to it")
         #expect(driver.add("^gspc ^dji") == [.follow(["^GSPC", "^DJI"]), .fetchSnapshot(["^GSPC", "^DJI"])])
         #expect(driver.book.symbols(of: "Indexes") == ["^GSPC", "^DJI"])
@@ -39,25 +39,25 @@ import Testing
     @Test func aBadOrDuplicateNameKeepsThePromptWithTheReason() {
         var driver = AppStateDriver(symbols: ["AAPL"])
         _ = create("watchlist", in: &driver)
-        #expect(driver.state.mode == .namingList(.create, text: "watchlist", error: "a list named 'watchlist' exists already; pick another name"))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 0, step: .naming(.create, TextPrompt(text: "watchlist", error: "a list named 'watchlist' exists already; pick another name", limit: 100)))))
         for _ in 0..<9 { driver.press(.backspace) }
         driver.press(.enter)
-        #expect(driver.state.mode == .namingList(.create, text: "", error: "type a name for the list"))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 0, step: .naming(.create, TextPrompt(text: "", error: "type a name for the list", limit: 100)))))
         driver.press(.escape)
-        #expect(driver.state.mode == .listMenu(selected: 0), "Esc goes back to the menu")
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 0)), "Esc goes back to the menu")
         #expect(driver.state.lists.count == 1)
     }
 
     @Test func renamingKeepsTheListShownAndItsSymbols() {
         var driver = AppStateDriver(symbols: ["AAPL"])
         driver.press(.character("W"), .character("r"))
-        #expect(driver.state.mode == .namingList(.rename("Watchlist"), text: "Watchlist", error: nil))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 0, step: .naming(.rename("Watchlist"), TextPrompt(text: "Watchlist", error: nil, limit: 100)))))
         for _ in 0..<9 { driver.press(.backspace) }
         for character in "Tech" { driver.send(.key(.character(character))) }
         driver.press(.enter)
         #expect(driver.state.lists == [NamedWatchlist(name: "Tech", symbols: ["AAPL"])])
         #expect(driver.state.currentListName == "Tech")
-        #expect(driver.state.mode == .listMenu(selected: 0))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 0)))
     }
 
     @Test func deletingAsksFirstUndoBringsItBackAndTheLastListStays() {
@@ -66,9 +66,9 @@ import Testing
         _ = create("Tech", in: &driver)
         driver.add("nvda")
         driver.press(.character("W"))
-        #expect(driver.state.mode == .listMenu(selected: 1))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 1)))
         driver.press(.character("d"))
-        #expect(driver.state.mode == .confirmingDelete(list: "Tech"))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 1, step: .confirmingDelete("Tech"))))
         driver.press(.character("n"))
         #expect(driver.state.lists.count == 2, "n keeps it")
         driver.press(.character("d"))
@@ -80,7 +80,7 @@ import Testing
 
         driver.press(.character("d"))
         #expect(driver.state.message?.text == "the last list cannot be deleted; create another one first")
-        #expect(driver.state.mode == .listMenu(selected: 0))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 0)))
 
         driver.press(.character("u"))
         #expect(driver.state.lists == [NamedWatchlist(name: "Watchlist", symbols: ["AAPL"]), NamedWatchlist(name: "Tech", symbols: ["NVDA"])])
@@ -92,13 +92,13 @@ import Testing
         _ = create("Tech", in: &driver)
         _ = create("Crypto", in: &driver)
         driver.press(.character("W"))
-        #expect(driver.state.mode == .listMenu(selected: 2))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 2)))
         driver.press(.character("K"), .character("K"))
         #expect(driver.state.lists.map(\.name) == ["Crypto", "Watchlist", "Tech"])
-        #expect(driver.state.mode == .listMenu(selected: 0))
+        #expect(driver.state.front == .listMenu(ListMenuScreen(selected: 0)))
         driver.press(.character("j"), .enter)
         #expect(driver.state.currentListName == "Watchlist")
-        #expect(driver.state.mode == .normal)
+        #expect(driver.state.front == .watchlist)
     }
 
     /// Another window deleted the list this one shows: the edit is refused with the reason and the

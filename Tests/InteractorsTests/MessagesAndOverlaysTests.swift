@@ -22,13 +22,13 @@ import Testing
     @Test func escClosesHelpAndTheMessageLog() {
         var driver = AppStateDriver(symbols: ["AAPL"])
         driver.press(.character("?"))
-        #expect(driver.state.mode == .help)
+        #expect(driver.state.front == .help)
         driver.press(.escape)
-        #expect(driver.state.mode == .normal)
+        #expect(driver.state.front == .watchlist)
         driver.press(.character("m"))
-        #expect(driver.state.mode == .messageLog)
+        #expect(driver.state.front == .messageLog)
         driver.press(.escape)
-        #expect(driver.state.mode == .normal)
+        #expect(driver.state.front == .watchlist)
     }
 
     @Test func aCancelledPromptDoesNotBringBackAnOldMessage() {
@@ -74,7 +74,7 @@ import Testing
         var driver = AppStateDriver(symbols: ["AAPL"])
         driver.add("tsla $$$ aapl")
         #expect(driver.state.rows.map(\.key.symbol) == ["AAPL", "TSLA"])
-        #expect(driver.state.mode == .adding(text: "$$$", error: "not added: $$$ contains '$'; use letters, digits, . - / ^"))
+        #expect(driver.state.front == .adding(TextPrompt(text: "$$$", error: "not added: $$$ contains '$'; use letters, digits, . - / ^")))
         #expect(driver.state.message?.text == "Added TSLA (already listed: AAPL) · not added: $$$ contains '$'; use letters, digits, . - / ^")
     }
 

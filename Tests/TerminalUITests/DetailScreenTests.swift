@@ -30,7 +30,7 @@ import TerminalUI
     ])
 
     func state() -> WatchlistViewState {
-        var state = F.state(mode: .detail(symbol: "AAPL"), message: nil)
+        var state = F.state(front: .detail(DetailScreen(symbol: "AAPL")), message: nil)
         state.detail = Self.detail
         return state
     }

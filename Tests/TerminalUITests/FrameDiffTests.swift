@@ -69,7 +69,7 @@ import TerminalKit
 
     @Test func applyingTheRunsReproducesTheNewFrame() {
         let old = F.render(F.state(), columns: 100, rows: 30)
-        let new = F.render(F.state(mode: .help), columns: 100, rows: 30)
+        let new = F.render(F.state(front: .help), columns: 100, rows: 30)
         var screen = old
         for run in FrameDiff.runs(from: old, to: new) {
             screen.write(run.text, column: run.column, row: run.row, style: run.style)

@@ -10,8 +10,8 @@ import TerminalUI
     typealias F = WatchlistFixture
     static let sizes = [(120, 35), (80, 24), (60, 20)]
 
-    func state(mode: InputMode = .normal) -> WatchlistViewState {
-        var state = F.state(mode: mode, message: nil)
+    func state(front: FrontScreen = .watchlist) -> WatchlistViewState {
+        var state = F.state(front: front, message: nil)
         state.listNames = ["Watchlist", "Tech", "Indexes & ETFs"]
         state.listSizes = [4, 12, 3]
         state.currentList = 1
@@ -32,21 +32,21 @@ import TerminalUI
 
     @Test func theListsMenu() {
         for (columns, rows) in Self.sizes {
-            Snapshot.expect(F.render(state(mode: .listMenu(selected: 2)), columns: columns, rows: rows), matches: "list-menu-\(columns)x\(rows)")
+            Snapshot.expect(F.render(state(front: .listMenu(ListMenuScreen(selected: 2))), columns: columns, rows: rows), matches: "list-menu-\(columns)x\(rows)")
         }
-        let frame = F.render(state(mode: .listMenu(selected: 2)), columns: 80, rows: 24)
+        let frame = F.render(state(front: .listMenu(ListMenuScreen(selected: 2))), columns: 80, rows: 24)
         #expect(frame.lines.contains { $0.contains("▸ 2  Tech") })
         #expect(frame.lines[23].contains("Enter show"), "the footer lists the menu's keys")
     }
 
     @Test func namingAndConfirmingUseTheStatusLine() {
-        let naming = F.render(state(mode: .namingList(.create, text: "Tech", error: "a list named 'Tech' exists already; pick another name")), columns: 80, rows: 24)
+        let naming = F.render(state(front: .listMenu(ListMenuScreen(selected: 2, step: .naming(.create, TextPrompt(text: "Tech", error: "a list named 'Tech' exists already; pick another name"))))), columns: 80, rows: 24)
         Snapshot.expect(naming, matches: "list-naming-80x24")
         #expect(naming.lines[22].hasPrefix(" New list: Tech"))
         #expect(naming.lines.joined().contains("exists already; pick another name"))
-        let renaming = F.render(state(mode: .namingList(.rename("Tech"), text: "Tech", error: nil)), columns: 80, rows: 24)
+        let renaming = F.render(state(front: .listMenu(ListMenuScreen(selected: 2, step: .naming(.rename("Tech"), TextPrompt(text: "Tech"))))), columns: 80, rows: 24)
         #expect(renaming.lines[22].hasPrefix(" Rename Tech to: Tech"))
-        let confirming = F.render(state(mode: .confirmingDelete(list: "Tech")), columns: 80, rows: 24)
+        let confirming = F.render(state(front: .listMenu(ListMenuScreen(selected: 2, step: .confirmingDelete("Tech")))), columns: 80, rows: 24)
         #expect(confirming.lines[22].hasPrefix(" Delete list Tech and its 12 symbols? y delete · n keep"))
     }
 }

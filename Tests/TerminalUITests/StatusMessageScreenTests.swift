@@ -41,7 +41,7 @@ import TerminalKit
     }
 
     @Test func messageLogListsTheLastMessagesNewestFirstWithTheirTime() {
-        var state = F.state(mode: .messageLog, message: nil)
+        var state = F.state(front: .messageLog, message: nil)
         state.messageLog = [
             StatusMessage(.info, "Added NVDA", at: F.ago(125)),
             StatusMessage(.error, "Alpaca: unauthorized, check APCA_API_KEY_ID and APCA_API_SECRET_KEY", at: F.ago(61)),
@@ -49,7 +49,7 @@ import TerminalKit
         ]
         Snapshot.expect(F.render(state, columns: 100, rows: 30), matches: "message-log-100x30")
         Snapshot.expect(F.render(state, columns: 60, rows: 20), matches: "message-log-60x20")
-        var empty = F.state(mode: .messageLog, message: nil)
+        var empty = F.state(front: .messageLog, message: nil)
         empty.messageLog = []
         #expect(F.render(empty, columns: 60, rows: 20).lines.joined().contains("No messages yet"))
     }
@@ -57,7 +57,7 @@ import TerminalKit
     /// At 60 columns the add prompt's error does not fit beside the typed text: it goes on the next row,
     /// whole, instead of losing its reason.
     @Test func addPromptErrorKeepsItsReasonAt60Columns() {
-        let state = F.state(mode: .adding(text: "$$$", error: "not added: $$$ contains '$'; use letters, digits, . - / ^"))
+        let state = F.state(front: .adding(TextPrompt(text: "$$$", error: "not added: $$$ contains '$'; use letters, digits, . - / ^")))
         let frame = F.render(state, columns: 60, rows: 20)
         Snapshot.expect(frame, matches: "add-prompt-error-60x20")
         #expect(frame.lines.joined().contains("use letters, digits, . - / ^"))

@@ -64,11 +64,11 @@ enum WatchlistFixture {
     ]
 
     static func state(
-        rows: [WatchlistRow] = rows, mode: InputMode = .normal, brokers: [BrokerStatus] = liveBrokers,
+        rows: [WatchlistRow] = rows, front: FrontScreen = .watchlist, brokers: [BrokerStatus] = liveBrokers,
         message: StatusMessage? = StatusMessage(.info, "Added NVDA", at: now)
     ) -> WatchlistViewState {
         WatchlistViewState(
-            rows: rows, selectedIndex: rows.isEmpty ? nil : Index.selected, sort: .symbol, mode: mode,
+            rows: rows, selectedIndex: rows.isEmpty ? nil : Index.selected, sort: .symbol, front: front,
             brokers: brokers, isDemo: true, message: message, staleAfter: 30, highlightFor: 1)
     }
 

@@ -25,11 +25,11 @@ import TerminalKit
     }
 
     @Test func helpOverlay() {
-        Snapshot.expect(F.render(F.state(mode: .help), columns: 100, rows: 30), matches: "help-100x30")
+        Snapshot.expect(F.render(F.state(front: .help), columns: 100, rows: 30), matches: "help-100x30")
     }
 
     @Test func helpOverlayClippedAtMinimumSize() {
-        Snapshot.expect(F.render(F.state(mode: .help), columns: 40, rows: 8), matches: "help-40x8")
+        Snapshot.expect(F.render(F.state(front: .help), columns: 40, rows: 8), matches: "help-40x8")
     }
 
     @Test func addPromptWithError() {
@@ -37,7 +37,7 @@ import TerminalKit
             Issue.record("ZZ$ should be rejected")
             return
         }
-        let frame = F.render(F.state(mode: .adding(text: "ZZ$", error: error.description)), columns: 100, rows: 30)
+        let frame = F.render(F.state(front: .adding(TextPrompt(text: "ZZ$", error: error.description))), columns: 100, rows: 30)
         Snapshot.expect(frame, matches: "add-prompt-error-100x30")
         #expect(frame.cursor?.row == 28)
         #expect(frame.cursor?.column == 17)
@@ -46,7 +46,7 @@ import TerminalKit
 
     @Test func addPromptKeepsTheCursorVisibleForLongInput() {
         let typed = String(repeating: "ABCD ", count: 20)
-        let frame = F.render(F.state(mode: .adding(text: typed, error: nil)), columns: 40, rows: 8)
+        let frame = F.render(F.state(front: .adding(TextPrompt(text: typed))), columns: 40, rows: 8)
         #expect(frame.cursor?.row == 6)
         #expect(frame.cursor?.column == 38)
         #expect(frame.lines[6].hasPrefix(" Add symbols: …"))

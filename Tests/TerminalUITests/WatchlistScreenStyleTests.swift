@@ -110,8 +110,8 @@ import TerminalUI
         ]
         let states = [
             F.state(rows: rows, brokers: brokers, message: StatusMessage(.error, "boom", at: F.now)),
-            F.state(mode: .help),
-            F.state(mode: .adding(text: "ZZ$", error: "ZZ$ contains '$'")),
+            F.state(front: .help),
+            F.state(front: .adding(TextPrompt(text: "ZZ$", error: "ZZ$ contains '$'"))),
             F.state(rows: []),
         ]
         for state in states {
@@ -128,7 +128,7 @@ import TerminalUI
     }
 
     @Test func helpOverlayDimsTheTableBehindIt() {
-        let help = F.render(F.state(mode: .help), columns: 100, rows: 30)
+        let help = F.render(F.state(front: .help), columns: 100, rows: 30)
         #expect(help.cells(row: Self.screenRow(0)).prefix(12).allSatisfy { $0.style.dim })
         #expect(!help.cells(showing: "CommonBroker", row: 0).contains { $0.style.dim })
         #expect(!help.cells(showing: "● live", row: 29).contains { $0.style.dim })

@@ -16,7 +16,8 @@ public struct AppState: Sendable {
     public private(set) var quotes = QuoteStore()
     public private(set) var statuses: BrokerStatusStore
     public private(set) var sort: SortOrder = .symbol
-    public internal(set) var mode: InputMode = .normal
+    /// The screen in front of the table, which takes the keys.
+    public internal(set) var front: FrontScreen = .watchlist
     /// The status line's message; every message shown also goes to `messageLog`.
     public internal(set) var message: StatusMessage?
     /// The last `messageLogLimit` messages, oldest first (`m` shows them).
@@ -114,10 +115,10 @@ public struct AppState: Sendable {
     public mutating func update(_ event: AppEvent, at now: Date) -> [AppEffect] {
         switch event {
         case .started:
-            return followCurrentSymbols() + (symbols.isEmpty ? [] : [.fetchSnapshot(symbols)])
+            return followCurrentSymbols()
         case .key(let key):
-            guard let action = KeyMap.action(for: key, mode: mode) else { return [] }
-            return perform(action, at: now)
+            if key == .control("c") { return [.quit] }
+            return routeKey(key, at: now) + followCurrentSymbols()
         case .market(let update):
             apply(update, receivedAt: now)
             return []
@@ -131,8 +132,58 @@ public struct AppState: Sendable {
             receive(entry)
             return []
         case .persisted(let edit, let result):
-            return persisted(edit, result, at: now)
+            return persisted(edit, result, at: now) + followCurrentSymbols()
         }
+    }
+
+    /// A key goes to the screen in front; what it asks of the app is carried out here.
+    private mutating func routeKey(_ key: KeyPress, at now: Date) -> [AppEffect] {
+        switch front {
+        case .watchlist:
+            guard let action = KeyMap.watchlistAction(for: key) else { return [] }
+            return perform(action, at: now)
+        case .adding(var prompt):
+            guard let action = TextPrompt.action(for: key) else { return [] }
+            switch action {
+            case .submit: return submitAdd(prompt)
+            case .cancel: front = .watchlist
+            case .type, .backspace:
+                prompt.edit(action)
+                front = .adding(prompt)
+            }
+            return []
+        case .help:
+            if KeyMap.closesOverlay(key, openedWith: "?") { front = .watchlist }
+            return []
+        case .messageLog:
+            if KeyMap.closesOverlay(key, openedWith: "m") { front = .watchlist }
+            return []
+        case .listMenu(var menu):
+            guard let action = menu.action(for: key) else { return [] }
+            let requests = menu.update(action, lists: lists)
+            front = .listMenu(menu)
+            return carryOut(requests, at: now)
+        case .detail(var screen):
+            guard let action = screen.action(for: key) else { return [] }
+            let requests = screen.update(action)
+            front = .detail(screen)
+            return carryOut(requests, at: now)
+        }
+    }
+
+    /// Carries out what a screen asked for, in order.
+    private mutating func carryOut(_ requests: [ScreenRequest], at now: Date) -> [AppEffect] {
+        var effects: [AppEffect] = []
+        for request in requests {
+            switch request {
+            case .close: front = .watchlist
+            case .say(let kind, let text): say(kind, text, at: now)
+            case .persist(let edit): effects.append(.persist(edit))
+            case .showList(let index): showList(at: index, at: now)
+            case .undo: effects += undo(at: now)
+            }
+        }
+        return effects
     }
 
     private mutating func perform(_ action: WatchlistAction, at now: Date) -> [AppEffect] {
@@ -150,9 +201,9 @@ public struct AppState: Sendable {
             rebuildRows()
             say(.info, "Sorted by \(sort.label)", at: now)
         case .toggleHelp:
-            mode = mode == .help ? .normal : .help
+            front = .help
         case .toggleMessageLog:
-            mode = mode == .messageLog ? .normal : .messageLog
+            front = .messageLog
         case .toggleAccounts:
             return toggleAccounts()
         case .dismiss:
@@ -162,30 +213,7 @@ public struct AppState: Sendable {
             // The prompt takes the status line; what it showed is in the log and must not come back
             // when the prompt closes.
             message = nil
-            mode = .adding(text: "", error: nil)
-        case .inputCharacter(let character):
-            if case .adding(let text, _) = mode, text.count < 200 {
-                mode = .adding(text: text + String(character), error: nil)
-            }
-            if case .namingList(let purpose, let text, _) = mode, text.count < 100 {
-                mode = .namingList(purpose, text: text + String(character), error: nil)
-            }
-        case .inputBackspace:
-            if case .adding(let text, _) = mode {
-                mode = .adding(text: String(text.dropLast()), error: nil)
-            }
-            if case .namingList(let purpose, let text, _) = mode {
-                mode = .namingList(purpose, text: String(text.dropLast()), error: nil)
-            }
-        case .cancelInput:
-            // Naming a list goes back to the menu it came from.
-            if case .namingList = mode {
-                mode = .listMenu(selected: currentListIndex)
-            } else {
-                mode = .normal
-            }
-        case .submitInput:
-            return submitAddPrompt()
+            front = .adding(TextPrompt())
         case .removeSelected:
             guard let symbol = selectedRow?.key.symbol else {
                 say(.info, "Nothing to remove", at: now)
@@ -193,20 +221,47 @@ public struct AppState: Sendable {
             }
             return [.persist(.remove(symbol, from: currentListName))]
         case .undoRemove:
-            switch undoStack.popLast() {
-            case .symbol(let symbol, let index, let list)?: return [.persist(.restore(symbol, at: index, in: list))]
-            case .list(let list, let index)?: return [.persist(.restoreList(list, at: index))]
-            case nil:
-                say(.info, "Nothing to undo", at: now)
+            return undo(at: now)
+        case .nextList:
+            showList(at: (currentListIndex + 1) % lists.count, at: now)
+        case .previousList:
+            showList(at: (currentListIndex + lists.count - 1) % lists.count, at: now)
+        case .showList(let index):
+            guard lists.indices.contains(index) else {
+                say(.info, "There is no list \(index + 1); W makes one", at: now)
                 return []
             }
-        case .nextList, .previousList, .showList, .openListMenu, .closeListMenu, .menuMove, .menuShowSelected,
-             .menuNewList, .menuRenameList, .menuDeleteList, .menuReorder, .confirmDelete, .cancelDelete:
-            return performListAction(action, at: now)
-        case .openDetail, .closeDetail:
-            performDetailAction(action)
+            showList(at: index, at: now)
+        case .openListMenu:
+            message = nil
+            front = .listMenu(ListMenuScreen(selected: currentListIndex))
+        case .openDetail:
+            guard let symbol = selectedRow?.key.symbol else { return [] }
+            message = nil
+            front = .detail(DetailScreen(symbol: symbol))
         }
         return []
+    }
+
+    private mutating func undo(at now: Date) -> [AppEffect] {
+        switch undoStack.popLast() {
+        case .symbol(let symbol, let index, let list)?: return [.persist(.restore(symbol, at: index, in: list))]
+        case .list(let list, let index)?: return [.persist(.restoreList(list, at: index))]
+        case nil:
+            say(.info, "Nothing to undo", at: now)
+            return []
+        }
+    }
+
+    /// Shows the list at `index`; the feed follows its symbols once the update is done.
+    private mutating func showList(at index: Int, at now: Date) {
+        guard lists.indices.contains(index), index != currentListIndex || rows.isEmpty else { return }
+        currentListName = lists[index].name
+        selectedKey = nil
+        selectedIndex = 0
+        forgetQuotesNotShown()
+        rebuildRows()
+        say(.info, "\(currentListName): \(symbols.count == 1 ? "1 symbol" : "\(symbols.count) symbols")", at: now)
     }
 
     /// A page is what the table shows at this terminal size, less one row of overlap.
@@ -216,21 +271,17 @@ public struct AppState: Sendable {
 
     // MARK: - Editing
 
-    private mutating func submitAddPrompt() -> [AppEffect] {
-        if case .namingList(let purpose, let text, _) = mode {
-            return submitListName(text, for: purpose)
-        }
-        guard case .adding(let text, _) = mode else { return [] }
-        switch AddSymbolsInput.parse(text, existing: symbols) {
+    private mutating func submitAdd(_ prompt: TextPrompt) -> [AppEffect] {
+        switch AddSymbolsInput.parse(prompt.text, existing: symbols) {
         case .rejected(let reason):
-            mode = .adding(text: text, error: reason)
+            front = .adding(prompt.refused(reason))
             return []
         case .add(let new, let alreadyListed, let invalid):
-            pendingAdd = PendingAdd(text: text, alreadyListed: alreadyListed, invalid: invalid)
+            pendingAdd = PendingAdd(text: prompt.text, alreadyListed: alreadyListed, invalid: invalid)
             // What was not added stays in the prompt, with why, to be fixed in place.
-            mode = invalid.isEmpty
-                ? .normal
-                : .adding(text: invalid.map(\.text).joined(separator: " "), error: "not added: \(Self.reasons(invalid))")
+            front = invalid.isEmpty
+                ? .watchlist
+                : .adding(prompt.refused("not added: \(Self.reasons(invalid))", keeping: invalid.map(\.text).joined(separator: " ")))
             return [.persist(.add(new, to: currentListName))]
         }
     }
@@ -243,14 +294,17 @@ public struct AppState: Sendable {
         case .success(let saved):
             outcome = saved
         case .failure(let error):
-            notSaved(edit, because: error.description, at: now)
-            return []
+            return notSaved(edit, because: error.description, at: now)
         }
-        let before = followed
         setLists(outcome.lists)
         if let refusal = outcome.refusal {
-            notSaved(edit, because: refusal.description, at: now)
-            return followCurrentSymbols()
+            return notSaved(edit, because: refusal.description, at: now)
+        }
+        var effects: [AppEffect] = []
+        if case .listMenu(var menu) = front {
+            let requests = menu.saved(edit, outcome: outcome, lists: lists)
+            front = .listMenu(menu)
+            effects = carryOut(requests, at: now)
         }
         switch edit {
         case .add:
@@ -276,61 +330,50 @@ public struct AppState: Sendable {
             if list == currentListName { select(symbol: symbol) }
             say(.info, "Restored \(symbol)\(unsavedNote)", at: now)
         case .createList:
-            let name = outcome.savedName ?? ""
-            currentListName = lists.contains { $0.name == name } ? name : currentListName
-            selectedKey = nil
-            selectedIndex = 0
-            rebuildRows()
-            mode = .normal
-            say(.info, "Created list \(name) · a adds symbols to it\(unsavedNote)", at: now)
+            say(.info, "Created list \(outcome.savedName ?? "") · a adds symbols to it\(unsavedNote)", at: now)
         case .renameList(let old, _):
             let name = outcome.savedName ?? old
             if currentListName == old { currentListName = name }
-            mode = .listMenu(selected: lists.firstIndex { $0.name == name } ?? currentListIndex)
             say(.info, "Renamed list \(old) to \(name)\(unsavedNote)", at: now)
         case .deleteList(let name):
             if let list = outcome.deletedList, let index = outcome.deletedIndex {
                 remember(.list(list, at: index))
             }
-            mode = .listMenu(selected: min(outcome.deletedIndex ?? 0, lists.count - 1))
             say(.info, "Deleted list \(name) · u to undo\(unsavedNote)", at: now)
         case .restoreList(let list, _):
             say(.info, "Restored list \(list.name)\(unsavedNote)", at: now)
-        case .moveList(let name, _):
-            if case .listMenu = mode { mode = .listMenu(selected: lists.firstIndex { $0.name == name } ?? 0) }
+        case .moveList:
+            break
         }
         announce(outcome.notes, at: now)
-        let new = symbols.filter { !before.contains($0) }
-        return followCurrentSymbols() + (new.isEmpty ? [] : [.fetchSnapshot(new)])
+        return effects
     }
 
     /// An edit the file or the lists on disk refused: what the user did is kept where it was typed.
-    private mutating func notSaved(_ edit: WatchlistEdit, because reason: String, at now: Date) {
+    private mutating func notSaved(_ edit: WatchlistEdit, because reason: String, at now: Date) -> [AppEffect] {
         switch edit {
         case .add:
-            mode = .adding(text: pendingAdd?.text ?? "", error: "not saved: \(reason)")
+            front = .adding(TextPrompt(text: pendingAdd?.text ?? "", error: "not saved: \(reason)"))
             pendingAdd = nil
-        case .createList, .renameList:
-            if case .namingList(let purpose, let text, _) = mode {
-                mode = .namingList(purpose, text: text, error: "not saved: \(reason)")
-            } else {
-                say(.error, "Could not save the list: \(reason)", at: now)
-            }
         case .remove(let symbol, _):
             say(.error, "Could not remove \(symbol): \(reason)", at: now)
         case .restore(let symbol, let index, let list):
             // Kept for another try.
             remember(.symbol(symbol, at: index, list: list))
             say(.error, "Could not restore \(symbol): \(reason)", at: now)
-        case .deleteList(let name):
-            mode = .listMenu(selected: lists.firstIndex { $0.name == name } ?? currentListIndex)
-            say(.error, "Could not delete list \(name): \(reason)", at: now)
         case .restoreList(let list, let index):
             remember(.list(list, at: index))
             say(.error, "Could not restore list \(list.name): \(reason)", at: now)
-        case .moveList(let name, _):
-            say(.error, "Could not move list \(name): \(reason)", at: now)
+        case .createList, .renameList, .deleteList, .moveList:
+            guard case .listMenu(var menu) = front else {
+                say(.error, "Could not change the lists: \(reason)", at: now)
+                return []
+            }
+            let requests = menu.refused(edit, reason: reason, lists: lists)
+            front = .listMenu(menu)
+            return carryOut(requests, at: now)
         }
+        return []
     }
 
     private mutating func remember(_ undo: Undo) {
@@ -354,14 +397,21 @@ public struct AppState: Sendable {
         say(.warning, notes.map(\.description).joined(separator: " · "), at: now)
     }
 
-    /// Follow and unfollow effects that bring the followed set to the list's symbols.
+    /// Follow and unfollow effects that bring the followed set to the shown list's symbols, and a snapshot
+    /// of the symbols newly followed so their rows fill in before the stream says anything. Every update
+    /// that can change the shown list ends with it, so follows and unfollows always balance.
     mutating func followCurrentSymbols() -> [AppEffect] {
         let wanted = Set(symbols)
+        guard wanted != followed else { return [] }
         var effects: [AppEffect] = []
         let gone = followed.subtracting(wanted)
         let new = wanted.subtracting(followed)
         if !gone.isEmpty { effects.append(.unfollow(gone)) }
-        if !new.isEmpty { effects.append(.follow(new)) }
+        if !new.isEmpty {
+            effects.append(.follow(new))
+            // In list order, as the rows show them.
+            effects.append(.fetchSnapshot(symbols.filter(new.contains)))
+        }
         followed = wanted
         return effects
     }
@@ -471,7 +521,7 @@ public struct AppState: Sendable {
             rows: rows,
             selectedIndex: rows.isEmpty ? nil : selectedIndex,
             sort: sort,
-            mode: mode,
+            front: front,
             brokers: statuses.statuses.map {
                 BrokerStatus(branding: $0.branding, state: $0.state, skippedFrames: statuses.skippedFrameCount(for: $0.branding.id))
             },

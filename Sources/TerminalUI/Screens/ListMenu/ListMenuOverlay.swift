@@ -4,16 +4,17 @@ import Interactors
 /// The lists menu (`W`): every list with its number (the key that shows it) and size, the highlighted
 /// one in reverse video, and the keys that act on it.
 struct ListMenuOverlay {
+    let menu: ListMenuScreen
     let state: WatchlistViewState
     let palette: Palette
 
     func draw(into buffer: inout ScreenBuffer, rows area: Range<Int>) {
         let highlighted: Int
-        switch state.mode {
-        case .listMenu(let selected): highlighted = selected
-        case .namingList(.rename(let name), _, _), .confirmingDelete(let name):
-            highlighted = state.listNames.firstIndex(of: name) ?? state.currentList
-        default: highlighted = state.currentList
+        switch menu.step {
+        case .naming(.rename(let name), _), .confirmingDelete(let name):
+            highlighted = state.listNames.firstIndex(of: name) ?? menu.selected
+        case .choosing, .naming(.create, _):
+            highlighted = menu.selected
         }
         let nameWidth = min(24, state.listNames.map { TerminalText.width(TerminalText.sanitize($0)) }.max() ?? 0)
         var lines: [StyledText] = []
