@@ -46,7 +46,7 @@ let package = Package(
         // `make bench`: the hub against the reference design it replaced, the renderer, the decoders, start-up.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters"],
+            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters", "Stores"],
             swiftSettings: strict
         ),
 
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
         .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit"], swiftSettings: strict),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "Stores", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
         .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalKit"], swiftSettings: strict),
         .testTarget(
             name: "CommonBrokerAppTests",

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Interactors
+import Stores
 import TerminalUI
 import TerminalKit
 
@@ -121,7 +122,7 @@ struct RendererBenchmark: Sendable {
     ]
 
     static func state() -> WatchlistViewState {
-        var rows: [WatchlistRow] = []
+        var rows: [(slot: WatchlistRows.Slot, entry: QuoteEntry?)] = []
         var index = 0
         while rows.count < rowCount {
             let symbol = "T\(String(format: "%03d", index / brokers.count))"
@@ -131,13 +132,13 @@ struct RendererBenchmark: Sendable {
             let quote = CommonQuote(
                 symbol: symbol, last: last, timestamp: now.addingTimeInterval(-Double(index % 20)),
                 bid: last - 0.01, ask: last + 0.01, previousClose: close, volume: Int64(1_000 + index * 7_919))
-            rows.append(WatchlistRow(
-                key: QuoteKey(brandID: branding.id, symbol: symbol), branding: branding, quote: quote,
-                receivedAt: quote.timestamp))
+            rows.append((
+                WatchlistRows.Slot(key: QuoteKey(brandID: branding.id, symbol: symbol), branding: branding),
+                QuoteEntry(quote: quote, receivedAt: quote.timestamp)))
             index += 1
         }
         return WatchlistViewState(
-            rows: rows, selectedIndex: 0, sort: .symbol, front: .watchlist,
+            rows: WatchlistRows(rows), selectedIndex: 0, sort: .symbol, front: .watchlist,
             brokers: brokers.map { BrokerStatus(branding: $0, state: .live) }, isDemo: true,
             message: StatusMessage(.info, "Benchmark", at: now), staleAfter: 30, highlightFor: 1)
     }
@@ -150,10 +151,12 @@ struct RendererBenchmark: Sendable {
         quote.bid = quote.last - 0.01
         quote.ask = quote.last + 0.01
         quote.timestamp = now
-        state.rows[index].quote = quote
-        state.rows[index].receivedAt = now
-        state.rows[index].lastChangeAt = now
-        state.rows[index].lastChangeDirection = 1
+        state.rows.modifyEntry(at: index) { entry in
+            entry.quote = quote
+            entry.receivedAt = now
+            entry.lastChangeAt = now
+            entry.lastChangeDirection = 1
+        }
         return state
     }
 }

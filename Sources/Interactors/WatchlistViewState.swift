@@ -115,9 +115,9 @@ public struct StatusMessage: Sendable, Hashable {
 }
 
 /// Everything a frame of the watchlist screen shows. Views are pure functions of this, a size and now.
-public struct WatchlistViewState: Sendable, Hashable {
-    /// Sorted in display order.
-    public var rows: [WatchlistRow]
+public struct WatchlistViewState: Sendable {
+    /// In display order, read from the quote store's snapshot as they are drawn.
+    public var rows: WatchlistRows
     /// Index into `rows`; nil when there are no rows. The view scrolls to keep it on screen.
     public var selectedIndex: Int?
     public var sort: SortOrder
@@ -149,7 +149,7 @@ public struct WatchlistViewState: Sendable, Hashable {
     public var accounts: AccountsPanel?
 
     public init(
-        rows: [WatchlistRow] = [], selectedIndex: Int? = nil, sort: SortOrder = .symbol,
+        rows: WatchlistRows = WatchlistRows(), selectedIndex: Int? = nil, sort: SortOrder = .symbol,
         front: FrontScreen = .watchlist, brokers: [BrokerStatus] = [], isDemo: Bool = false, message: StatusMessage? = nil,
         staleAfter: TimeInterval = 30, highlightFor: TimeInterval = 1, accounts: AccountsPanel? = nil,
         securityWarning: String? = nil, messageLog: [StatusMessage] = [], isSaved: Bool = true,

@@ -33,6 +33,9 @@ public struct BrokerStatusStore: Sendable {
         states[brokerID] = state
     }
 
+    /// Every broker's state by id.
+    public var statesByBroker: [String: BrokerConnectionState] { states }
+
     public func state(for brokerID: String) -> BrokerConnectionState? {
         states[brokerID]
     }

@@ -1,7 +1,9 @@
 import Domain
 import Foundation
 
-/// Latest quote and status of one row, with what the view needs for highlights and staleness.
+/// Latest quote and status of one row, with what the view needs for highlights and staleness. Small on
+/// purpose: the screens read a snapshot of every entry on each frame, while the price history stays in
+/// `QuoteStore` alone (`history(for:)`).
 public struct QuoteEntry: Sendable, Hashable {
     public var quote: CommonQuote?
     public var error: BrokerError?
@@ -11,8 +13,6 @@ public struct QuoteEntry: Sendable, Hashable {
     public var lastChangeAt: Date?
     /// +1 up, -1 down, 0 unknown.
     public var lastChangeDirection: Int
-    /// The last prices, one a second for 30 minutes, for the detail view's chart.
-    public var history = PriceHistory()
 
     public init(
         quote: CommonQuote? = nil, error: BrokerError? = nil, receivedAt: Date? = nil,

@@ -1,9 +1,15 @@
 import Domain
 import Foundation
 
-/// Latest quote and status per row (symbol × broker).
+/// The one cache of quotes outside the hub: the latest quote and status per (broker, symbol), and a
+/// bounded price history per key (`PriceHistory`: one point a second for 30 minutes, at most 1,800
+/// points, about 29 KB a key). Every screen reads it; only the app state's update writes it.
 public struct QuoteStore: Sendable {
-    private var entries: [QuoteKey: QuoteEntry] = [:]
+    /// What screens read on every frame: a value the renderer may hold while the store moves on, so it
+    /// must stay small (copying it on the next write is the price of that snapshot).
+    public private(set) var latest: [QuoteKey: QuoteEntry] = [:]
+    /// Apart from `latest`, so that a snapshot of `latest` never shares (and forces a copy of) 29 KB arrays.
+    private var histories: [QuoteKey: PriceHistory] = [:]
 
     public init() {}
 
@@ -25,9 +31,10 @@ public struct QuoteStore: Sendable {
         // In place: the entry holds the price history, which a copy would duplicate on every quote.
         switch result {
         case .success(let quote):
-            Self.record(quote, receivedAt: receivedAt, into: &entries[key, default: QuoteEntry()])
+            Self.record(quote, receivedAt: receivedAt, into: &latest[key, default: QuoteEntry()])
+            histories[key, default: PriceHistory()].record(quote.last, at: receivedAt)
         case .failure(let error):
-            entries[key, default: QuoteEntry()].error = error
+            latest[key, default: QuoteEntry()].error = error
         }
     }
 
@@ -39,7 +46,6 @@ public struct QuoteStore: Sendable {
         entry.quote = keepingPreviousClose(quote, from: entry.quote)
         entry.error = nil
         entry.receivedAt = receivedAt
-        entry.history.record(quote.last, at: receivedAt)
     }
 
     /// Trade and quote events on a stream carry no previous close, while the snapshot the row started
@@ -53,13 +59,19 @@ public struct QuoteStore: Sendable {
     }
 
     public func entry(for key: QuoteKey) -> QuoteEntry? {
-        entries[key]
+        latest[key]
+    }
+
+    /// The key's recent prices, for charts.
+    public func history(for key: QuoteKey) -> PriceHistory? {
+        histories[key]
     }
 
     /// Forgets every entry whose symbol is not in `symbols`.
     public mutating func keepOnly(_ symbols: Set<String>) {
-        entries = entries.filter { symbols.contains($0.key.symbol) }
+        latest = latest.filter { symbols.contains($0.key.symbol) }
+        histories = histories.filter { symbols.contains($0.key.symbol) }
     }
 
-    public var count: Int { entries.count }
+    public var count: Int { latest.count }
 }

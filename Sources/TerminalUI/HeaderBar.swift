@@ -30,7 +30,7 @@ struct HeaderBar {
             left.append(" \(TerminalText.sanitize(warning)) ", style: palette.securityBadge)
         }
         var distinct = Set<String>(minimumCapacity: state.rows.count)
-        state.rows.withUnsafeBufferPointer { rows in
+        state.rows.slots.withUnsafeBufferPointer { rows in
             // Read in place (a row's copy costs a dozen reference counts); a symbol's rows are often
             // next to each other, and comparing two symbols costs less than hashing one.
             var previous: String?

@@ -1,4 +1,5 @@
 import Domain
+import Stores
 import Foundation
 import Interactors
 import TerminalUI
@@ -20,14 +21,16 @@ enum WatchlistFixture {
     static func row(
         _ symbol: String, _ branding: ServiceBranding, last: Double? = nil, close: Double? = nil,
         bid: Double? = nil, ask: Double? = nil, volume: Int64? = nil, age: TimeInterval = 1,
-        error: String? = nil, changedAgo: TimeInterval? = nil, direction: Int = 0
-    ) -> WatchlistRow {
+        error: BrokerError? = nil, changedAgo: TimeInterval? = nil, direction: Int = 0
+    ) -> Row {
         let quote = last.map {
             CommonQuote(symbol: symbol, last: $0, timestamp: ago(age), bid: bid, ask: ask, previousClose: close, volume: volume)
         }
-        return WatchlistRow(
-            key: QuoteKey(brandID: branding.id, symbol: symbol), branding: branding, quote: quote, error: error,
-            lastChangeAt: changedAgo.map(ago), lastChangeDirection: direction, receivedAt: quote == nil ? nil : ago(age))
+        return (
+            WatchlistRows.Slot(key: QuoteKey(brandID: branding.id, symbol: symbol), branding: branding),
+            QuoteEntry(
+                quote: quote, error: error, receivedAt: quote == nil ? nil : ago(age),
+                lastChangeAt: changedAgo.map(ago), lastChangeDirection: direction))
     }
 
     /// Indexes into `rows` the style tests look at.
@@ -40,7 +43,10 @@ enum WatchlistFixture {
         static let unknown = 11       // ZZZZ γ
     }
 
-    static let rows: [WatchlistRow] = [
+    /// A row as the store would hold it.
+    typealias Row = (slot: WatchlistRows.Slot, entry: QuoteEntry?)
+
+    static let rows: [Row] = [
         row("AAPL", alpha, last: 189.84, close: 187.50, bid: 189.83, ask: 189.85, volume: 52_340_000, age: 2),
         row("AAPL", beta, last: 189.86, close: 187.50, bid: 189.85, ask: 189.87, volume: 52_338_100, age: 1),
         row("AAPL", gamma, last: 189.80, close: 187.50, bid: 189.78, ask: 189.82, age: 5),
@@ -54,7 +60,7 @@ enum WatchlistFixture {
         row("NVDA", gamma, last: 131.10, close: 128.00, age: 12),
         row("ZZZZ", alpha, last: 12.34, close: 12.34, bid: 12.33, ask: 12.35, volume: 950, age: 130),
         row("ZZZZ", beta, last: 0.4321, age: 4_000),
-        row("ZZZZ", gamma, error: "unknown symbol"),
+        row("ZZZZ", gamma, error: .unknownSymbol("ZZZZ")),
     ]
 
     static let liveBrokers = [
@@ -64,11 +70,12 @@ enum WatchlistFixture {
     ]
 
     static func state(
-        rows: [WatchlistRow] = rows, front: FrontScreen = .watchlist, brokers: [BrokerStatus] = liveBrokers,
+        rows: [Row] = rows, front: FrontScreen = .watchlist, brokers: [BrokerStatus] = liveBrokers,
         message: StatusMessage? = StatusMessage(.info, "Added NVDA", at: now)
     ) -> WatchlistViewState {
         WatchlistViewState(
-            rows: rows, selectedIndex: rows.isEmpty ? nil : Index.selected, sort: .symbol, front: front,
+            rows: WatchlistRows(rows, brokerStates: Dictionary(brokers.map { ($0.branding.id, $0.state) }, uniquingKeysWith: { $1 })),
+            selectedIndex: rows.isEmpty ? nil : Index.selected, sort: .symbol, front: front,
             brokers: brokers, isDemo: true, message: message, staleAfter: 30, highlightFor: 1)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Domain
+import Stores
 import Interactors
 import Testing
 import TerminalKit
@@ -115,8 +116,8 @@ import TerminalKit
 
     @Test func brokerReconnecting() {
         var rows = F.rows
-        rows[2].error = "reconnecting 3…"
-        rows[8].error = "reconnecting 3…"
+        rows[2].entry = nil  // no price yet: the row says its broker is reconnecting
+        rows[8].entry = nil  // no price yet: the row says its broker is reconnecting
         let brokers = [
             BrokerStatus(branding: F.alpha, state: .live),
             BrokerStatus(branding: F.beta, state: .failed(reason: "unauthorized")),
@@ -137,12 +138,10 @@ import TerminalKit
 
     @Test func hostileTextFromBrokersCannotShiftColumns() {
         let evil = ServiceBranding(id: "evil", name: "Evil\u{1B}[2J\u{202E}Corp 株式", glyph: "\u{1B}]0;x\u{07}E", color: .red)
-        let rows = [
-            WatchlistRow(
-                key: QuoteKey(brandID: "evil", symbol: "A\u{0007}B"), branding: evil,
-                error: "bad\r\nresponse \u{9B}31m\u{1F600} here")
-        ]
-        let frame = F.render(F.state(rows: rows, brokers: [BrokerStatus(branding: evil, state: .live)], message: nil), columns: 60, rows: 8)
+        // The row has no price, so it says why its broker is down: the broker's own words.
+        let rows: [F.Row] = [(WatchlistRows.Slot(key: QuoteKey(brandID: "evil", symbol: "A\u{0007}B"), branding: evil), nil)]
+        let failed = BrokerStatus(branding: evil, state: .failed(reason: "bad\r\nresponse \u{9B}31m\u{1F600} here"))
+        let frame = F.render(F.state(rows: rows, brokers: [failed], message: nil), columns: 60, rows: 8)
         Snapshot.expect(frame, matches: "hostile-text-60x8")
         for line in frame.lines {
             #expect(line.count == 60)

@@ -67,7 +67,7 @@ import TerminalUI
         #expect(unknown.count == 14 && unknown.allSatisfy { $0.style.foreground == .red })
 
         var rows = F.rows
-        rows[2].error = "reconnecting 3…"
+        rows[2].entry = nil  // no price yet: the row says its broker is reconnecting
         let brokers = [BrokerStatus(branding: F.gamma, state: .reconnecting(attempt: 3, reason: "reset"))]
         let reconnecting = F.render(F.state(rows: rows, brokers: brokers), columns: 100, rows: 30)
         let cells = reconnecting.cells(showing: "reconnecting 3…", row: Self.screenRow(2))
@@ -102,7 +102,7 @@ import TerminalUI
 
     @Test func withoutColorNoCellHasAColorButMeaningSurvives() {
         var rows = F.rows
-        rows[2].error = "reconnecting 3…"
+        rows[2].entry = nil  // no price yet: the row says its broker is reconnecting
         let brokers = [
             BrokerStatus(branding: F.alpha, state: .live),
             BrokerStatus(branding: F.beta, state: .failed(reason: "unauthorized")),

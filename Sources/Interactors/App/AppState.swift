@@ -35,8 +35,9 @@ public struct AppState: Sendable {
     public private(set) var followed: Set<String> = []
     /// Removed symbols and deleted lists with their former position, newest last, for `u`.
     public private(set) var undoStack: [Undo] = []
-    /// Rows in display order; rebuilt whenever symbols, quotes or the sort change.
-    public private(set) var rows: [WatchlistRow] = []
+    /// The table's order: one slot per (symbol, broker); rebuilt when the symbols or the sort change, and
+    /// on quotes only when sorted by a price. What a row shows is read from `quotes` when it is drawn.
+    public private(set) var slots: [WatchlistRows.Slot] = []
     /// What the add prompt held while its edit is being saved, for the message (or to reopen it).
     private var pendingAdd: PendingAdd?
 
@@ -194,8 +195,8 @@ public struct AppState: Sendable {
         case .moveDown: moveSelection(by: 1)
         case .pageUp: moveSelection(by: -pageRows)
         case .pageDown: moveSelection(by: pageRows)
-        case .moveToTop: moveSelection(by: -rows.count)
-        case .moveToBottom: moveSelection(by: rows.count)
+        case .moveToTop: moveSelection(by: -slots.count)
+        case .moveToBottom: moveSelection(by: slots.count)
         case .cycleSort:
             sort = sort.next
             rebuildRows()
@@ -255,7 +256,7 @@ public struct AppState: Sendable {
 
     /// Shows the list at `index`; the feed follows its symbols once the update is done.
     private mutating func showList(at index: Int, at now: Date) {
-        guard lists.indices.contains(index), index != currentListIndex || rows.isEmpty else { return }
+        guard lists.indices.contains(index), index != currentListIndex || slots.isEmpty else { return }
         currentListName = lists[index].name
         selectedKey = nil
         selectedIndex = 0
@@ -459,7 +460,8 @@ public struct AppState: Sendable {
         quotes.apply(update, receivedAt: receivedAt)
         statuses.apply(update)
         announceNewFailures(since: before, in: update, at: receivedAt)
-        rebuildRows()
+        // Sorted by symbol, the order does not depend on prices.
+        if sort != .symbol { rebuildRows() }
     }
 
     /// A broker that has given up says so in full on the status line (the footer has to shorten it), once,
@@ -499,19 +501,19 @@ public struct AppState: Sendable {
 
     /// Selects the first row of `symbol` (after adding it, the user sees where it went).
     private mutating func select(symbol: String) {
-        guard let index = rows.firstIndex(where: { $0.key.symbol == symbol }) else { return }
-        selectedKey = rows[index].key
+        guard let index = slots.firstIndex(where: { $0.key.symbol == symbol }) else { return }
+        selectedKey = slots[index].key
         selectedIndex = index
     }
 
     public var selectedRow: WatchlistRow? {
-        rows.indices.contains(selectedIndex) ? rows[selectedIndex] : nil
+        slots.indices.contains(selectedIndex) ? rows[selectedIndex] : nil
     }
 
     private mutating func moveSelection(by delta: Int) {
-        guard !rows.isEmpty else { return }
-        selectedIndex = min(max(0, selectedIndex + delta), rows.count - 1)
-        selectedKey = rows[selectedIndex].key
+        guard !slots.isEmpty else { return }
+        selectedIndex = min(max(0, selectedIndex + delta), slots.count - 1)
+        selectedKey = slots[selectedIndex].key
     }
 
     // MARK: - View
@@ -519,7 +521,7 @@ public struct AppState: Sendable {
     public func viewState() -> WatchlistViewState {
         WatchlistViewState(
             rows: rows,
-            selectedIndex: rows.isEmpty ? nil : selectedIndex,
+            selectedIndex: slots.isEmpty ? nil : selectedIndex,
             sort: sort,
             front: front,
             brokers: statuses.statuses.map {
@@ -542,49 +544,30 @@ public struct AppState: Sendable {
 
     // MARK: - Rows
 
+    /// The rows as the table shows them, read from the stores.
+    public var rows: WatchlistRows {
+        WatchlistRows(slots: slots, entries: quotes.latest, brokerStates: statuses.statesByBroker)
+    }
+
     mutating func rebuildRows() {
-        var built: [WatchlistRow] = []
+        var built: [WatchlistRows.Slot] = []
         built.reserveCapacity(symbols.count * brokers.count)
         for symbol in symbols {
             for broker in brokers {
-                let key = QuoteKey(brandID: broker.id, symbol: symbol)
-                let entry = quotes.entry(for: key)
-                built.append(WatchlistRow(
-                    key: key,
-                    branding: broker,
-                    quote: entry?.quote,
-                    error: Self.rowError(entry: entry, brokerState: statuses.state(for: broker.id)),
-                    lastChangeAt: entry?.lastChangeAt,
-                    lastChangeDirection: entry?.lastChangeDirection ?? 0,
-                    receivedAt: entry?.receivedAt
-                ))
+                built.append(WatchlistRows.Slot(key: QuoteKey(brandID: broker.id, symbol: symbol), branding: broker))
             }
         }
-        rows = Self.sorted(built, by: sort)
+        slots = Self.sorted(built, by: sort, quotes: quotes.latest)
         reselect()
     }
 
-    /// What a row says instead of a price. A row that has a price keeps it, whatever fails later: it goes
-    /// stale as it ages, and the failure is the footer's and the status line's to tell. A row without one
-    /// says its own error, else why its broker is down.
-    static func rowError(entry: QuoteEntry?, brokerState: BrokerConnectionState?) -> String? {
-        guard entry?.quote == nil else { return nil }
-        if let error = entry?.error { return error.shortReason }
-        switch brokerState {
-        case .reconnecting(let attempt, _): return "reconnecting \(attempt)…"
-        case .retrying(_, let error): return "retrying: \(error.shortReason)"
-        case .failed(let reason): return "failed: \(reason)"
-        default: return nil
-        }
-    }
-
     /// Display order for a sort. Rows without the sorted value go last; ties fall back to symbol, brand id.
-    static func sorted(_ rows: [WatchlistRow], by sort: SortOrder) -> [WatchlistRow] {
-        func value(_ row: WatchlistRow) -> Double? {
+    static func sorted(_ rows: [WatchlistRows.Slot], by sort: SortOrder, quotes: [QuoteKey: QuoteEntry]) -> [WatchlistRows.Slot] {
+        func value(_ row: WatchlistRows.Slot) -> Double? {
             switch sort {
             case .symbol: nil
-            case .changePercent: row.quote?.changePercent
-            case .last: row.quote?.last
+            case .changePercent: quotes[row.key]?.quote?.changePercent
+            case .last: quotes[row.key]?.quote?.last
             }
         }
         guard sort != .symbol else { return rows.sorted { $0.key < $1.key } }
@@ -599,11 +582,11 @@ public struct AppState: Sendable {
     }
 
     private mutating func reselect() {
-        if let key = selectedKey, let index = rows.firstIndex(where: { $0.key == key }) {
+        if let key = selectedKey, let index = slots.firstIndex(where: { $0.key == key }) {
             selectedIndex = index
         } else {
-            selectedIndex = rows.isEmpty ? 0 : min(selectedIndex, rows.count - 1)
-            selectedKey = rows.isEmpty ? nil : rows[selectedIndex].key
+            selectedIndex = slots.isEmpty ? 0 : min(selectedIndex, slots.count - 1)
+            selectedKey = slots.isEmpty ? nil : slots[selectedIndex].key
         }
     }
 }

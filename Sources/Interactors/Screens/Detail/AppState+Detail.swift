@@ -10,14 +10,15 @@ extension AppState {
         return SymbolDetail(symbol: symbol, entries: brokers.map { broker in
             let key = QuoteKey(brandID: broker.id, symbol: symbol)
             let entry = quotes.entry(for: key)
+            let history = quotes.history(for: key)
             return SymbolDetail.Entry(
                 branding: broker,
                 quote: entry?.quote,
-                error: Self.rowError(entry: entry, brokerState: statuses.state(for: broker.id)),
+                error: WatchlistRows.rowError(entry: entry, brokerState: statuses.state(for: broker.id)),
                 state: statuses.state(for: broker.id) ?? .connecting,
                 receivedAt: entry?.receivedAt,
-                seenRange: entry?.history.range,
-                history: entry?.history.points(since: .distantPast).map { PricePoint(time: $0.time, price: $0.price) } ?? [])
+                seenRange: history?.range,
+                history: history?.points(since: .distantPast).map { PricePoint(time: $0.time, price: $0.price) } ?? [])
         })
     }
 }

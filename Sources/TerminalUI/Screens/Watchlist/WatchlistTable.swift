@@ -23,11 +23,11 @@ struct WatchlistTable {
         var texts = FormattedRows(capacity: visible.count)
         var looks: [RowLook] = []
         looks.reserveCapacity(visible.count)
-        // Rows are read in place, through a pointer: a copy of each costs a dozen reference counts.
-        state.rows.withUnsafeBufferPointer { rows in
-            for index in visible {
-                texts.append(rows.baseAddress! + index, now: now)
-                looks.append(look(of: rows.baseAddress! + index, at: index))
+        // Only the rows on screen are built from the store's snapshot, and each is read through a pointer.
+        for index in visible {
+            withUnsafePointer(to: state.rows[index]) { row in
+                texts.append(row, now: now)
+                looks.append(look(of: row, at: index))
             }
         }
         let position = positionText(height: tableRows.count)
@@ -204,7 +204,7 @@ struct WatchlistTable {
         var symbolWidth = demand[.symbol]!
         // The first row of each broker names it, as brokers are few: a list beats hashing each id.
         var brokerNameWidths: [(id: String, width: Int)] = []
-        state.rows.withUnsafeBufferPointer { rows in
+        state.rows.slots.withUnsafeBufferPointer { rows in
             for row in rows.indices {
                 // Symbols are validated ASCII, so their length is their width.
                 symbolWidth = max(symbolWidth, rows[row].key.symbol.utf8.count)
