@@ -35,7 +35,7 @@ let package = Package(
             .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
         ]),
         .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit", "TextSafety"], swiftSettings: strict),
-        .target(name: "TerminalUI", dependencies: ["Domain", "Interactors", "TerminalKit", "TextSafety"], swiftSettings: strict),
+        .target(name: "TerminalUI", dependencies: ["Domain", "Interactors", "Stores", "TerminalKit", "TextSafety"], swiftSettings: strict),
         .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit"], swiftSettings: strict),
         .target(
             name: "CommonBrokerApp",

@@ -122,7 +122,7 @@ struct RendererBenchmark: Sendable {
     ]
 
     static func state() -> WatchlistViewState {
-        var rows: [(slot: WatchlistRows.Slot, entry: QuoteEntry?)] = []
+        var rows: [(key: QuoteKey, branding: ServiceBranding, entry: QuoteEntry?)] = []
         var index = 0
         while rows.count < rowCount {
             let symbol = "T\(String(format: "%03d", index / brokers.count))"
@@ -132,9 +132,7 @@ struct RendererBenchmark: Sendable {
             let quote = CommonQuote(
                 symbol: symbol, last: last, timestamp: now.addingTimeInterval(-Double(index % 20)),
                 bid: last - 0.01, ask: last + 0.01, previousClose: close, volume: Int64(1_000 + index * 7_919))
-            rows.append((
-                WatchlistRows.Slot(key: QuoteKey(brandID: branding.id, symbol: symbol), branding: branding),
-                QuoteEntry(quote: quote, receivedAt: quote.timestamp)))
+            rows.append((QuoteKey(brandID: branding.id, symbol: symbol), branding, QuoteEntry(quote: quote, receivedAt: quote.timestamp)))
             index += 1
         }
         return WatchlistViewState(

@@ -5,9 +5,11 @@ import Foundation
 /// bounded price history per key (`PriceHistory`: one point a second for 30 minutes, at most 1,800
 /// points, about 29 KB a key). Every screen reads it; only the app state's update writes it.
 public struct QuoteStore: Sendable {
-    /// What screens read on every frame: a value the renderer may hold while the store moves on, so it
+    /// What screens read on every frame, one entry per key at the index `place(for:)` gave it, so a row
+    /// reads its entry without hashing: a value the renderer may hold while the store moves on, so it
     /// must stay small (copying it on the next write is the price of that snapshot).
-    public private(set) var latest: [QuoteKey: QuoteEntry] = [:]
+    public private(set) var latest: [QuoteEntry] = []
+    private var places: [QuoteKey: Int] = [:]
     /// Apart from `latest`, so that a snapshot of `latest` never shares (and forces a copy of) 29 KB arrays.
     private var histories: [QuoteKey: PriceHistory] = [:]
 
@@ -31,10 +33,10 @@ public struct QuoteStore: Sendable {
         // In place: the entry holds the price history, which a copy would duplicate on every quote.
         switch result {
         case .success(let quote):
-            Self.record(quote, receivedAt: receivedAt, into: &latest[key, default: QuoteEntry()])
+            Self.record(quote, receivedAt: receivedAt, into: &latest[place(for: key)])
             histories[key, default: PriceHistory()].record(quote.last, at: receivedAt)
         case .failure(let error):
-            latest[key, default: QuoteEntry()].error = error
+            latest[place(for: key)].error = error
         }
     }
 
@@ -58,8 +60,17 @@ public struct QuoteStore: Sendable {
         return merged
     }
 
+    /// The index of `key`'s entry in `latest`, made (empty) if the key has none yet. Indexes stay valid
+    /// until `keepOnly` drops keys.
+    public mutating func place(for key: QuoteKey) -> Int {
+        if let index = places[key] { return index }
+        latest.append(QuoteEntry())
+        places[key] = latest.count - 1
+        return latest.count - 1
+    }
+
     public func entry(for key: QuoteKey) -> QuoteEntry? {
-        latest[key]
+        places[key].map { latest[$0] }
     }
 
     /// The key's recent prices, for charts.
@@ -67,11 +78,17 @@ public struct QuoteStore: Sendable {
         histories[key]
     }
 
-    /// Forgets every entry whose symbol is not in `symbols`.
+    /// Forgets every entry whose symbol is not in `symbols`; the indexes of the rest change.
     public mutating func keepOnly(_ symbols: Set<String>) {
-        latest = latest.filter { symbols.contains($0.key.symbol) }
+        var kept: [QuoteEntry] = []
+        var keptPlaces: [QuoteKey: Int] = [:]
+        for (key, index) in places where symbols.contains(key.symbol) {
+            keptPlaces[key] = kept.count
+            kept.append(latest[index])
+        }
+        (latest, places) = (kept, keptPlaces)
         histories = histories.filter { symbols.contains($0.key.symbol) }
     }
 
-    public var count: Int { latest.count }
+    public var count: Int { places.count }
 }

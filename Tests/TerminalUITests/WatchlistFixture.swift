@@ -27,7 +27,7 @@ enum WatchlistFixture {
             CommonQuote(symbol: symbol, last: $0, timestamp: ago(age), bid: bid, ask: ask, previousClose: close, volume: volume)
         }
         return (
-            WatchlistRows.Slot(key: QuoteKey(brandID: branding.id, symbol: symbol), branding: branding),
+            QuoteKey(brandID: branding.id, symbol: symbol), branding,
             QuoteEntry(
                 quote: quote, error: error, receivedAt: quote == nil ? nil : ago(age),
                 lastChangeAt: changedAgo.map(ago), lastChangeDirection: direction))
@@ -44,7 +44,7 @@ enum WatchlistFixture {
     }
 
     /// A row as the store would hold it.
-    typealias Row = (slot: WatchlistRows.Slot, entry: QuoteEntry?)
+    typealias Row = (key: QuoteKey, branding: ServiceBranding, entry: QuoteEntry?)
 
     static let rows: [Row] = [
         row("AAPL", alpha, last: 189.84, close: 187.50, bid: 189.83, ask: 189.85, volume: 52_340_000, age: 2),

@@ -139,7 +139,7 @@ import TerminalKit
     @Test func hostileTextFromBrokersCannotShiftColumns() {
         let evil = ServiceBranding(id: "evil", name: "Evil\u{1B}[2J\u{202E}Corp 株式", glyph: "\u{1B}]0;x\u{07}E", color: .red)
         // The row has no price, so it says why its broker is down: the broker's own words.
-        let rows: [F.Row] = [(WatchlistRows.Slot(key: QuoteKey(brandID: "evil", symbol: "A\u{0007}B"), branding: evil), nil)]
+        let rows: [F.Row] = [(QuoteKey(brandID: "evil", symbol: "A\u{0007}B"), evil, nil)]
         let failed = BrokerStatus(branding: evil, state: .failed(reason: "bad\r\nresponse \u{9B}31m\u{1F600} here"))
         let frame = F.render(F.state(rows: rows, brokers: [failed], message: nil), columns: 60, rows: 8)
         Snapshot.expect(frame, matches: "hostile-text-60x8")

@@ -554,7 +554,8 @@ public struct AppState: Sendable {
         built.reserveCapacity(symbols.count * brokers.count)
         for symbol in symbols {
             for broker in brokers {
-                built.append(WatchlistRows.Slot(key: QuoteKey(brandID: broker.id, symbol: symbol), branding: broker))
+                let key = QuoteKey(brandID: broker.id, symbol: symbol)
+                built.append(WatchlistRows.Slot(key: key, branding: broker, entry: quotes.place(for: key)))
             }
         }
         slots = Self.sorted(built, by: sort, quotes: quotes.latest)
@@ -562,12 +563,12 @@ public struct AppState: Sendable {
     }
 
     /// Display order for a sort. Rows without the sorted value go last; ties fall back to symbol, brand id.
-    static func sorted(_ rows: [WatchlistRows.Slot], by sort: SortOrder, quotes: [QuoteKey: QuoteEntry]) -> [WatchlistRows.Slot] {
+    static func sorted(_ rows: [WatchlistRows.Slot], by sort: SortOrder, quotes: [QuoteEntry]) -> [WatchlistRows.Slot] {
         func value(_ row: WatchlistRows.Slot) -> Double? {
             switch sort {
             case .symbol: nil
-            case .changePercent: quotes[row.key]?.quote?.changePercent
-            case .last: quotes[row.key]?.quote?.last
+            case .changePercent: quotes[row.entry].quote?.changePercent
+            case .last: quotes[row.entry].quote?.last
             }
         }
         guard sort != .symbol else { return rows.sorted { $0.key < $1.key } }
