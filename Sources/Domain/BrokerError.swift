@@ -19,6 +19,11 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server's TLS certificate was refused (unknown CA, another host's name): `detail` says which and
     /// what to set. Retrying cannot help until the configuration changes.
     case certificateRejected(String)
+    /// The broker refused an order; `reason` is its words (Alpaca's 422 `message`) or ours (the paper
+    /// account's refusal). Outside text: escape before showing.
+    case orderRejected(reason: String)
+    /// The account cannot pay for an order: `detail` says what it needs and what it has.
+    case insufficientBuyingPower(String)
     case cancelled
 
     public var shortReason: String {
@@ -31,6 +36,8 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .server(let status): "server error \(status)"
         case .limitExceeded: "limit exceeded"
         case .certificateRejected: "certificate rejected"
+        case .orderRejected: "order rejected"
+        case .insufficientBuyingPower: "insufficient buying power"
         case .cancelled: "cancelled"
         }
     }
@@ -46,6 +53,8 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .server(let status): "server error (HTTP \(status))"
         case .limitExceeded(let detail): "limit exceeded: \(detail)"
         case .certificateRejected(let detail): detail
+        case .orderRejected(let reason): "order rejected: \(reason)"
+        case .insufficientBuyingPower(let detail): "insufficient buying power: \(detail)"
         case .cancelled: "cancelled"
         }
     }
@@ -53,7 +62,8 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Errors that retrying cannot fix: retrying them would only hammer the provider.
     public var isPermanent: Bool {
         switch self {
-        case .unauthorized, .unknownSymbol, .limitExceeded, .certificateRejected: true
+        case .unauthorized, .unknownSymbol, .limitExceeded, .certificateRejected, .orderRejected,
+             .insufficientBuyingPower: true
         default: false
         }
     }

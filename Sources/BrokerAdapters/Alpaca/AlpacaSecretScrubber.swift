@@ -19,6 +19,8 @@ enum AlpacaSecretScrubber {
         case .network(let detail): return .network(scrub(detail, secrets: secrets))
         case .badResponse(let detail): return .badResponse(scrub(detail, secrets: secrets))
         case .limitExceeded(let detail): return .limitExceeded(scrub(detail, secrets: secrets))
+        case .orderRejected(let reason): return .orderRejected(reason: scrub(reason, secrets: secrets))
+        case .insufficientBuyingPower(let detail): return .insufficientBuyingPower(scrub(detail, secrets: secrets))
         case .rateLimited, .server, .cancelled, .certificateRejected: return error
         }
     }
