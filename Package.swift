@@ -72,6 +72,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Drives the real binary inside tmux; needs `swift build` to have produced it.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        // The kill -9 test reads the paper ledger it leaves with the Journal, in process.
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Domain", "PaperTrading", "Stores"], swiftSettings: strict),
     ]
 )

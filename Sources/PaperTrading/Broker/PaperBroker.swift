@@ -67,6 +67,9 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
     private var sendingSymbols = false
     /// `place` calls waiting for a first quote, per symbol.
     private var quoteWaiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
+    /// `place` and `replace` calls under way, per symbol: their symbols stay followed (and their quotes
+    /// kept) until they are done, whatever else changes meanwhile.
+    private var placementsUnderWay: [String: Int] = [:]
     private var nextWaiterID = 0
     private var tasks: [Task<Void, Never>] = []
 
@@ -136,6 +139,8 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
     /// (`PaperRefusal`), and nothing is written.
     public func place(_ request: OrderRequest) async throws(BrokerError) -> Order {
         try checkRunning()
+        beginPlacement(of: request.symbol)
+        defer { endPlacement(of: request.symbol) }
         if quotes[request.symbol] == nil, request.type == .market {
             await waitForFirstQuote(of: request.symbol)
             try checkRunning()
@@ -184,6 +189,8 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
     /// neither. The new order is judged as if the old one's hold were released.
     public func replace(id: OrderID, _ request: OrderRequest) async throws(BrokerError) -> Order {
         try checkRunning()
+        beginPlacement(of: request.symbol)
+        defer { endPlacement(of: request.symbol) }
         if quotes[request.symbol] == nil, request.type == .market {
             await waitForFirstQuote(of: request.symbol)
             try checkRunning()
@@ -376,10 +383,12 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
         }
     }
 
-    /// Waits until the source sends `symbol`, at most `settings.quoteWait`, following it meanwhile. The
-    /// symbol stays followed afterwards; the caller's next `sendFollowedSymbols` drops it if nothing
-    /// needs it.
+    /// Waits until the source sends `symbol`, at most `settings.quoteWait`. The placement under way
+    /// keeps the symbol followed, and the feed replays its latest quote of a newly followed symbol at
+    /// once, so this is short unless the source has never quoted it.
     private func waitForFirstQuote(of symbol: String) async {
+        await sendFollowedSymbols()
+        guard quotes[symbol] == nil, !stopped else { return }
         let id = nextWaiterID
         nextWaiterID += 1
         let wait = settings.quoteWait
@@ -390,16 +399,23 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             quoteWaiters[symbol, default: [:]][id] = continuation
-            // Newly followed symbols replay from the feed's cache at once.
-            Task { await self.sendFollowedSymbols() }
         }
         timeout.cancel()
         if quoteWaiters[symbol]?.isEmpty == true { quoteWaiters[symbol] = nil }
     }
 
-    /// Open orders' and positions' symbols, and those a `place` waits on.
+    /// Open orders' and positions' symbols, and those a `place` is under way for.
     private var wantedSymbols: Set<String> {
-        state.symbolsWithOpenOrders.union(valuation.heldSymbols).union(quoteWaiters.keys)
+        state.symbolsWithOpenOrders.union(valuation.heldSymbols).union(placementsUnderWay.keys)
+    }
+
+    private func beginPlacement(of symbol: String) {
+        placementsUnderWay[symbol, default: 0] += 1
+    }
+
+    private func endPlacement(of symbol: String) {
+        let left = (placementsUnderWay[symbol] ?? 1) - 1
+        placementsUnderWay[symbol] = left > 0 ? left : nil
     }
 
     /// Tells the feed which symbols to follow when that changed. One call at a time, in order: a later
