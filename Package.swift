@@ -26,6 +26,9 @@ let package = Package(
         .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking", "TextSafety"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
         .target(name: "Stores", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
+        // The paper broker's pure rules: when an order fills and at what price, the cash and FIFO lots a
+        // fill moves, and why an order is refused. No effects: the broker actor and its ledger drive it.
+        .target(name: "PaperTrading", dependencies: ["Domain"], swiftSettings: strict),
         // The terminal's own vocabulary, free of quotes and number formats: keys and sizes (what the update
         // loop receives as events), cells, styles, the screen buffer and its diff, character widths and
         // safe text. Curses needs nothing else.
@@ -39,7 +42,7 @@ let package = Package(
         .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit"], swiftSettings: strict),
         .target(
             name: "CommonBrokerApp",
-            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Stores", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses"],
+            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Stores", "PaperTrading", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses"],
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
@@ -57,6 +60,7 @@ let package = Package(
         .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
+        .testTarget(name: "PaperTradingTests", dependencies: ["PaperTrading", "Domain"], swiftSettings: strict),
         .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "Stores", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
         .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalKit"], swiftSettings: strict),

@@ -8,9 +8,10 @@ extension ExactDecimal {
     /// values beyond ±90,000,000,000.
     ///
     /// Digits beyond the 8th decimal are rounded half to even (`"0.000000015"` → `0.00000002`,
-    /// `"0.000000025"` → `0.00000002`), not refused: Alpaca prints averages such as `avg_entry_price`
-    /// with more decimals than any price has, and refusing them would refuse the whole position. Zeros
-    /// beyond the 8th decimal are exact and never round anything.
+    /// `"0.000000025"` → `0.00000002`), not refused: an average such as Alpaca's `avg_entry_price` is a
+    /// quotient that rarely divides evenly and may be printed to more decimals than any price has, and
+    /// refusing it would refuse the whole position. Zeros beyond the 8th decimal are exact and never round
+    /// anything.
     public init?(parsing text: some StringProtocol) {
         let parsed = text.utf8.withContiguousStorageIfAvailable { Self.parseUnits($0) }
             ?? Self.parseUnits(Array(text.utf8))
