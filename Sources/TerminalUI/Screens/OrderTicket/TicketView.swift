@@ -17,8 +17,14 @@ struct TicketView {
         lines.append(StyledText())
         lines += previewLines()
         if let problem = ticket.problem {
+            // Wrapped, never cut: the reason is what the user has to act on.
             lines.append(StyledText())
-            lines.append(StyledText(TerminalText.sanitize(problem.message), style: palette.message(.error)))
+            let width = max(20, min(60, buffer.size.columns - 8))
+            for line in TerminalText.wrap(TerminalText.cells(TerminalText.sanitize(problem.message)), toWidth: width) {
+                var text = StyledText()
+                text.append(cells: line, style: palette.message(.error))
+                lines.append(text)
+            }
         }
         lines.append(StyledText())
         switch ticket.step {

@@ -66,8 +66,6 @@ struct OrdersView {
     private func cells(of row: OrdersScreen.OrderRow) -> [StyledText] {
         let order = row.order
         let branding = portfolio.portfolio(for: row.brokerID)?.branding
-        var formatter = Date.FormatStyle(date: .omitted, time: .standard)
-        formatter.timeZone = timeZone
         let price: String = switch order.request.type {
         case .market: "—"
         case .limit(let limit): MoneyText.price(limit)
@@ -83,7 +81,7 @@ struct OrdersView {
         var status = order.status.name.replacingOccurrences(of: "_", with: " ")
         if let reason = order.rejectReason { status += ": " + TerminalText.sanitize(reason) }
         return [
-            StyledText(order.updatedAt.formatted(formatter), style: palette.muted),
+            StyledText(HeaderBar.clock(order.updatedAt, timeZone: timeZone), style: palette.muted),
             StyledText(TerminalText.sanitize(branding?.name ?? row.brokerID), style: branding.map { palette.brand($0.color) } ?? .plain),
             StyledText(order.side.label, style: palette.trend(order.side.isBuy ? 1 : -1)),
             StyledText(order.request.quantity.description),
@@ -91,7 +89,8 @@ struct OrdersView {
             StyledText(order.request.type.name.replacingOccurrences(of: "_", with: " ")),
             StyledText(price),
             StyledText(order.request.timeInForce.rawValue),
-            StyledText(TerminalText.truncate(status, toWidth: 40), style: statusStyle),
+            // The reason is cut to keep the other columns; the status line shows it whole when it arrives.
+            StyledText(TerminalText.truncate(status, toWidth: 26), style: statusStyle),
             StyledText(order.filledQuantity.description),
             order.averageFillPrice.map { StyledText(MoneyText.price($0)) } ?? StyledText("—", style: palette.muted),
         ]
