@@ -175,9 +175,17 @@ public struct AppState: Sendable {
             }
             return askForPortfolio(at: now)
         case .trading(let activity):
-            portfolio.record(activity.order, for: activity.brokerID)
-            announce(activity, at: now)
-            return askForPortfolio(at: now) + followCurrentSymbols()
+            switch activity.change {
+            case .order(let order):
+                portfolio.record(order, for: activity.brokerID)
+                announce(order, at: activity.brokerID, at: now)
+                return askForPortfolio(at: now) + followCurrentSymbols()
+            case .notice(let text):
+                say(.warning, "\(brokerName(activity.brokerID)): \(text)", at: now)
+            case .halted(let reason):
+                say(.error, "\(brokerName(activity.brokerID)) stopped taking orders: \(reason)", at: now)
+            }
+            return []
         }
     }
 
@@ -363,16 +371,18 @@ public struct AppState: Sendable {
     }
 
     /// A fill, an expiry or a cancel the broker did on its own, said on the status line.
-    private mutating func announce(_ activity: TradingActivity, at now: Date) {
-        let order = activity.order
-        let name = brokerName(activity.brokerID)
+    private mutating func announce(_ order: Order, at brokerID: String, at now: Date) {
+        let name = brokerName(brokerID)
         switch order.status {
         case .filled, .partiallyFilled:
             let price = order.averageFillPrice.map { " at \($0)" } ?? ""
             say(.info, "\(name) filled \(order.filledQuantity) of \(OrderTicket.describe(order.request))\(price)", at: now)
         case .rejected(let reason):
             say(.warning, "\(name) rejected \(OrderTicket.describe(order.request)): \(reason)", at: now)
-        default:
+        case .pending, .accepted:
+            // Placed (here, where the ticket said so, or in another window): the orders screen shows it.
+            break
+        case .cancelled, .expired, .replaced:
             say(.info, "\(name): \(OrderTicket.describe(order.request)) is \(order.status.name)", at: now)
         }
     }
