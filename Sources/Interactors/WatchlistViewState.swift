@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Stores
 
 /// How the watchlist is ordered. Ties always fall back to symbol, then brand id.
 public enum SortOrder: String, Sendable, Hashable, CaseIterable {
@@ -147,6 +148,14 @@ public struct WatchlistViewState: Sendable {
     public var highlightFor: TimeInterval
     /// The accounts panel when it is open.
     public var accounts: AccountsPanel?
+    /// Every trading broker's positions, orders and balances (the orders screen reads it).
+    public var portfolio: PortfolioStore = PortfolioStore(brokers: [])
+    /// The positions screen's figures, valued at live prices, while it is in front.
+    public var positions: PositionsSummary?
+    /// The order ticket's estimate, while it is in front.
+    public var ticketPreview: TicketPreview?
+    /// Some broker's orders reach a production account: the header says LIVE TRADING.
+    public var tradesLive = false
 
     public init(
         rows: WatchlistRows = WatchlistRows(), selectedIndex: Int? = nil, sort: SortOrder = .symbol,

@@ -48,9 +48,34 @@ struct BrokerFooter {
         Hint(key: "Esc", label: "back to the list", priority: 9),
     ]
 
+    private static let positionsHints = [
+        Hint(key: "B", label: "buy", priority: 8),
+        Hint(key: "S", label: "sell", priority: 7),
+        Hint(key: "O", label: "orders", priority: 5),
+        Hint(key: "r", label: "refresh", priority: 4),
+        Hint(key: "Esc", label: "back", priority: 9),
+    ]
+
+    private static let ordersHints = [
+        Hint(key: "c", label: "cancel order", priority: 8),
+        Hint(key: "P", label: "positions", priority: 5),
+        Hint(key: "r", label: "refresh", priority: 4),
+        Hint(key: "Esc", label: "back", priority: 9),
+    ]
+
+    private static let ticketHints = [
+        Hint(key: "Enter", label: "send", priority: 9),
+        Hint(key: "Tab", label: "next field", priority: 7),
+        Hint(key: "←→", label: "change", priority: 6),
+        Hint(key: "Esc", label: "cancel", priority: 8),
+    ]
+
     /// The keys the screen in front accepts.
     private var hints: [Hint] {
         switch state.front {
+        case .positions: Self.positionsHints
+        case .orders: Self.ordersHints
+        case .ticket: Self.ticketHints
         case .detail: Self.detailHints
         case .listMenu: Self.listMenuHints
         default: Self.watchlistHints

@@ -25,6 +25,11 @@ struct HeaderBar {
             left.append(" ")
             left.append(" NOT SAVED ", style: palette.unsavedBadge)
         }
+        if state.tradesLive {
+            // Orders can reach a real account: said on every frame while such a broker is enabled.
+            left.append(" ")
+            left.append(" LIVE TRADING ", style: palette.securityBadge)
+        }
         if let warning = state.securityWarning {
             left.append(" ")
             left.append(" \(TerminalText.sanitize(warning)) ", style: palette.securityBadge)

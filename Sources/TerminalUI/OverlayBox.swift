@@ -44,8 +44,10 @@ struct OverlayBox {
         let bottomBorder: [Character] = ["└"] + Array(repeating: "─", count: innerWidth) + ["┘"]
         buffer.write(cells: bottomBorder, column: left, row: top + height - 1, style: palette.overlayBorder)
         var closing = StyledText(" ")
-        closing.append(closingKey, style: palette.overlayKey)
-        closing.append(" or ")
+        if closingKey != "Esc" {
+            closing.append(closingKey, style: palette.overlayKey)
+            closing.append(" or ")
+        }
         closing.append("Esc", style: palette.overlayKey)
         closing.append(" closes ")
         if closing.width <= innerWidth - 2 {

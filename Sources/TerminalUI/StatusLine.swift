@@ -69,6 +69,14 @@ struct StatusLine {
             line.append(" keep", style: palette.hintLabel)
             return [line]
         }
+        if case .orders(let screen) = state.front, let row = screen.confirmingCancel {
+            var line = StyledText("Cancel \(TerminalText.sanitize(OrderTicket.describe(row.order.request)))? ", style: palette.message(.warning))
+            line.append("y", style: palette.hintKey)
+            line.append(" cancel it · ", style: palette.hintLabel)
+            line.append("n", style: palette.hintKey)
+            line.append(" keep it", style: palette.hintLabel)
+            return [line]
+        }
         guard let message = state.message, message.isShown(at: now) else { return [StyledText()] }
         let style = palette.message(message.kind)
         let wrapped = TerminalText.wrap(TerminalText.cells(TerminalText.sanitize(message.text)), toWidth: width)

@@ -41,13 +41,27 @@ public enum WatchlistScreen {
         }
         let footerRow = size.rows - 1
         let statusRow = footerRow - statusHeight(of: state, size: size, now: now)
-        if let detail = state.detail {
-            // The detail view takes the place of the table; header, status line and footer stay.
+        // Full screens take the place of the table; header, status line and footer stay.
+        switch state.front {
+        case .detail where state.detail != nil, .positions, .orders:
             HeaderBar(state: state, now: now, options: options, palette: palette).draw(into: &buffer, row: 0)
-            DetailView(detail: detail, now: now, unicode: options.unicode, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+            switch state.front {
+            case .positions(let screen):
+                if let summary = state.positions {
+                    PositionsView(summary: summary, selected: screen.selected, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+                }
+            case .orders(let screen):
+                OrdersView(screen: screen, portfolio: state.portfolio, timeZone: options.timeZone, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+            default:
+                if let detail = state.detail {
+                    DetailView(detail: detail, now: now, unicode: options.unicode, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+                }
+            }
             StatusLine(state: state, now: now, palette: palette).draw(into: &buffer, rows: statusRow..<footerRow)
             BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow)
             return buffer
+        default:
+            break
         }
         let panelHeight = state.accounts.map { AccountsPanelView.height(of: $0, available: statusRow - 2) } ?? 0
         let tableRows = 2..<(statusRow - panelHeight)
@@ -68,7 +82,9 @@ public enum WatchlistScreen {
                 .draw(into: &buffer, rows: 1..<footerRow)
         case .listMenu(let menu):
             ListMenuOverlay(menu: menu, state: state, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
-        case .watchlist, .adding, .detail:
+        case .ticket(let ticket):
+            TicketView(ticket: ticket, preview: state.ticketPreview, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+        case .watchlist, .adding, .detail, .positions, .orders:
             break
         }
         return buffer

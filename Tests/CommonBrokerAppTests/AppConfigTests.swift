@@ -39,6 +39,24 @@ import Testing
         for schema in AppConfig.BrokerSchema.all {
             #expect(keys(document.root["brokers"]?[schema.id]) == Set(schema.validKeys), "brokers.\(schema.id)")
         }
+        #expect(keys(document.root["trading"]) == Set(AppConfig.Trading.validKeys))
+        #expect(keys(document.root["paper"]) == Set(AppConfig.Paper.validKeys))
+    }
+
+    @Test func tradingAndPaperSections() throws {
+        #expect(!AppConfig.default.trading.allowLive, "live orders only when the user writes it")
+        let config = try load(#"{"trading": {"allowLive": true}, "paper": {"source": "tradier", "startingCash": "2500.50", "commissionPerShare": 0.005, "minimumCommission": 1, "allowShort": true}}"#).get()
+        #expect(config.trading.allowLive)
+        #expect(config.paper.source == "tradier")
+        #expect(config.paper.startingCash == ExactDecimal(parsing: "2500.5"))
+        #expect(config.paper.commissionPerShare == ExactDecimal(parsing: "0.005"), "read from the text, not through a Double")
+        #expect(config.paper.minimumCommission == 1)
+        #expect(config.paper.allowShort)
+        #expect(message(#"{"paper": {"startingCash": "lots"}}"#)
+            == #"config.json:1:28: "paper.startingCash" must be a decimal number such as 100000 or 0.005, found lots"#)
+        #expect(message(#"{"paper": {"commissionPerShare": -1}}"#)
+            == #"config.json:1:34: "paper.commissionPerShare" must be between 0 and 1000, found -1"#)
+        #expect(message(#"{"paper": {"cash": 5}}"#).contains("startingCash"), "a near miss suggests the key")
     }
 
     @Test func emptyObjectGivesTheDefaults() throws {
@@ -133,7 +151,7 @@ import Testing
           "colour": false
         }
         """
-        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers")
+        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers, trading, paper")
         #expect(load(text).failureValue?.keyPath == "colour")
         #expect(load(text).failureValue?.position == SourcePosition(line: 3, column: 3))
     }

@@ -20,11 +20,12 @@ struct AppStateDriver {
 
     init(
         brokers: [ServiceBranding] = [alpha], symbols: [String], isDemo: Bool = false, isSaved: Bool = true,
-        accountBrokers: [ServiceBranding] = [], terminalSize: ScreenSize = ScreenSize(columns: 100, rows: 30)
+        accountBrokers: [ServiceBranding] = [], tradingBrokers: [TradingBroker] = [],
+        terminalSize: ScreenSize = ScreenSize(columns: 100, rows: 30)
     ) {
         state = AppState(
             brokers: brokers, symbols: symbols,
-            settings: AppState.Settings(isDemo: isDemo, isSaved: isSaved, accountBrokers: accountBrokers),
+            settings: AppState.Settings(isDemo: isDemo, isSaved: isSaved, accountBrokers: accountBrokers, tradingBrokers: tradingBrokers),
             terminalSize: terminalSize)
         book = WatchlistBook(symbols: symbols)
     }
@@ -52,6 +53,12 @@ struct AppStateDriver {
     @discardableResult
     mutating func press(_ keys: KeyPress...) -> [AppEffect] {
         keys.flatMap { send(.key($0)) }
+    }
+
+    /// Types `text` one character at a time.
+    @discardableResult
+    mutating func type(_ text: String) -> [AppEffect] {
+        text.flatMap { send(.key(.character($0))) }
     }
 
     /// Opens the add prompt, types `text` and presses Enter.

@@ -14,6 +14,8 @@ public struct AppConfig: Sendable, Equatable {
     public var theme: Theme
     public var tls: TLS
     public var brokers: Brokers
+    public var trading: Trading
+    public var paper: Paper
 
     public static let staleAfterSecondsRange = 1...86_400
     public static let highlightMillisecondsRange = 0...10_000
@@ -25,7 +27,9 @@ public struct AppConfig: Sendable, Equatable {
         color: Bool = true,
         theme: Theme = Theme(),
         tls: TLS = TLS(),
-        brokers: Brokers = Brokers()
+        brokers: Brokers = Brokers(),
+        trading: Trading = Trading(),
+        paper: Paper = Paper()
     ) {
         self.symbols = symbols
         self.staleAfterSeconds = staleAfterSeconds
@@ -34,6 +38,8 @@ public struct AppConfig: Sendable, Equatable {
         self.theme = theme
         self.tls = tls
         self.brokers = brokers
+        self.trading = trading
+        self.paper = paper
     }
 
     /// The configuration used when there is no config file.

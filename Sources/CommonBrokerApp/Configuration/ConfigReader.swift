@@ -1,3 +1,5 @@
+import Domain
+import TextSafety
 import Foundation
 
 /// Reads typed values out of a parsed config file. Every mismatch becomes a `ConfigError` that names
@@ -106,5 +108,27 @@ struct ConfigReader {
 
     func invalid(_ value: JSONValue, at keyPath: String, _ problem: String) -> ConfigError {
         .invalidValue(path: path, position: value.position, keyPath: keyPath, problem: problem)
+    }
+}
+
+extension ConfigReader {
+    /// An exact amount of money or shares, from a JSON number or a numeric string ("100000", "0.005"),
+    /// read from its text so that no binary rounding creeps in.
+    func decimal(_ value: JSONValue, at keyPath: String, in range: ClosedRange<ExactDecimal>) throws(ConfigError) -> ExactDecimal {
+        let text: String
+        if let number = value.numberValue {
+            text = number.literal
+        } else if let string = value.stringValue {
+            text = string
+        } else {
+            throw wrongType(value, at: keyPath, expected: "a number such as 100000 or \"0.005\"")
+        }
+        guard let amount = ExactDecimal(parsing: text) else {
+            throw invalid(value, at: keyPath, "must be a decimal number such as 100000 or 0.005, found \(VisibleText.escaped(text))")
+        }
+        guard range.contains(amount) else {
+            throw invalid(value, at: keyPath, "must be between \(range.lowerBound) and \(range.upperBound), found \(amount)")
+        }
+        return amount
     }
 }

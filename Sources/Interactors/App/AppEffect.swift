@@ -1,3 +1,5 @@
+import Domain
+
 /// What the app state asks the runtime to do. The runtime is the only place effects happen; their
 /// results come back as `AppEvent`s.
 public enum AppEffect: Sendable, Hashable {
@@ -13,6 +15,13 @@ public enum AppEffect: Sendable, Hashable {
     case fetchAccounts
     /// The accounts panel closed: answers still on their way are not wanted.
     case stopFetchingAccounts
+    /// Ask every trading broker (or those named) for positions, orders and balances; each answers as
+    /// `.portfolio`.
+    case fetchPortfolio
+    /// Send an order; the broker's answer comes back as `.orderPlaced`.
+    case placeOrder(brokerID: String, OrderRequest)
+    /// Ask the broker to cancel an open order; the answer comes back as `.orderCancelled`.
+    case cancelOrder(brokerID: String, OrderID)
     case bell
     case quit
 }

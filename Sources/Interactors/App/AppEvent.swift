@@ -18,4 +18,12 @@ public enum AppEvent: Sendable {
     /// The watchlist file's answer to an edit: the list as it is now on disk (another instance's edits
     /// included), or why the edit was not saved.
     case persisted(WatchlistEdit, Result<WatchlistEditOutcome, WatchlistStoreError>)
+    /// One trading broker's positions, orders and balances, or why it could not say.
+    case portfolio(brokerID: String, Result<PortfolioSnapshot, BrokerError>)
+    /// The broker's answer to an order the ticket sent.
+    case orderPlaced(brokerID: String, OrderRequest, Result<Order, BrokerError>)
+    /// The broker's answer to a cancel.
+    case orderCancelled(brokerID: String, OrderID, Result<Void, BrokerError>)
+    /// A broker changed an order on its own: a paper fill, an expiry at the close.
+    case trading(TradingActivity)
 }

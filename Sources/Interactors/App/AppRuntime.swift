@@ -21,12 +21,18 @@ public actor AppRuntime {
     private var following: Task<Void, Never>?
     private var feedTask: Task<Void, Never>?
     private var accountsTask: Task<Void, Never>?
+    private var portfolioTask: Task<Void, Never>?
+    private var activityTask: Task<Void, Never>?
+    private let trading: [String: TradingServices]
+    private let activity: AsyncStream<TradingActivity>?
 
     /// `watchlist` must already be loaded. `publish` is called after every change, from this actor.
     public init(
         state: AppState,
         feed: any MarketFeed,
         accountServices: [any AccountService] = [],
+        trading: [TradingServices] = [],
+        activity: AsyncStream<TradingActivity>? = nil,
         watchlist: WatchlistStore,
         now: @escaping @Sendable () -> Date = Date.init,
         bell: @escaping @Sendable () -> Void = {},
@@ -36,6 +42,8 @@ public actor AppRuntime {
         self.state = state
         self.watchlist = watchlist
         self.accountServices = accountServices
+        self.trading = Dictionary(trading.map { ($0.branding.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.activity = activity
         self.feed = feed
         self.now = now
         self.bell = bell
@@ -54,6 +62,13 @@ public actor AppRuntime {
                 await self?.send(.market(update))
             }
         }
+        if let activity {
+            activityTask = Task { [weak self] in
+                for await change in activity {
+                    await self?.send(.trading(change))
+                }
+            }
+        }
         await send(.started)
     }
 
@@ -61,6 +76,8 @@ public actor AppRuntime {
     public func stop() async {
         feedTask?.cancel()
         accountsTask?.cancel()
+        portfolioTask?.cancel()
+        activityTask?.cancel()
         await subscription?.cancel()
         subscription = nil
     }
@@ -99,6 +116,24 @@ public actor AppRuntime {
         case .stopFetchingAccounts:
             accountsTask?.cancel()
             accountsTask = nil
+        case .fetchPortfolio:
+            fetchPortfolio()
+        case .placeOrder(let brokerID, let request):
+            guard let services = trading[brokerID] else {
+                return .orderPlaced(brokerID: brokerID, request, .failure(.orderRejected(reason: "\(brokerID) does not take orders")))
+            }
+            Task { [weak self] in
+                let result = await TradingServices.place(request, at: services.orders)
+                await self?.send(.orderPlaced(brokerID: brokerID, request, result))
+            }
+        case .cancelOrder(let brokerID, let id):
+            guard let services = trading[brokerID] else {
+                return .orderCancelled(brokerID: brokerID, id, .failure(.orderRejected(reason: "\(brokerID) does not take orders")))
+            }
+            Task { [weak self] in
+                let result = await TradingServices.cancel(id, at: services.orders)
+                await self?.send(.orderCancelled(brokerID: brokerID, id, result))
+            }
         case .bell:
             bell()
         case .quit:
@@ -143,6 +178,23 @@ public actor AppRuntime {
             return .success(outcome)
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Every trading broker at once; each answers on its own, so a slow broker holds up nobody.
+    private func fetchPortfolio() {
+        portfolioTask?.cancel()
+        let services = Array(trading.values)
+        portfolioTask = Task { [weak self] in
+            await withTaskGroup(of: (String, Result<PortfolioSnapshot, BrokerError>).self) { group in
+                for service in services {
+                    group.addTask { (service.branding.id, await service.portfolio()) }
+                }
+                for await (brokerID, result) in group {
+                    guard !Task.isCancelled else { return }
+                    await self?.send(.portfolio(brokerID: brokerID, result))
+                }
+            }
         }
     }
 

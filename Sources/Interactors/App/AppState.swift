@@ -40,6 +40,12 @@ public struct AppState: Sendable {
     public private(set) var slots: [WatchlistRows.Slot] = []
     /// What the add prompt held while its edit is being saved, for the message (or to reopen it).
     private var pendingAdd: PendingAdd?
+    /// Positions, orders and balances of every trading broker.
+    public private(set) var portfolio: PortfolioStore
+    /// When the portfolio was last asked for, so open trading screens refresh it now and then.
+    private var portfolioAskedAt: Date?
+    /// Orders sent this run, for client order ids.
+    private var ordersSent = 0
 
     /// What does not change while the app runs.
     public struct Settings: Sendable {
@@ -52,10 +58,15 @@ public struct AppState: Sendable {
         public var highlightFor: TimeInterval
         /// Brokers that have accounts (the accounts panel lists them).
         public var accountBrokers: [ServiceBranding]
+        /// Brokers orders can go to, paper first when it runs.
+        public var tradingBrokers: [TradingBroker]
+        /// How often open trading screens ask for the portfolio again.
+        public var portfolioRefresh: TimeInterval
 
         public init(
             isDemo: Bool, isSaved: Bool = true, securityWarning: String? = nil, staleAfter: TimeInterval = 30,
-            highlightFor: TimeInterval = 1, accountBrokers: [ServiceBranding] = []
+            highlightFor: TimeInterval = 1, accountBrokers: [ServiceBranding] = [], tradingBrokers: [TradingBroker] = [],
+            portfolioRefresh: TimeInterval = 5
         ) {
             self.isDemo = isDemo
             self.isSaved = isSaved
@@ -63,7 +74,12 @@ public struct AppState: Sendable {
             self.staleAfter = staleAfter
             self.highlightFor = highlightFor
             self.accountBrokers = accountBrokers
+            self.tradingBrokers = tradingBrokers
+            self.portfolioRefresh = portfolioRefresh
         }
+
+        /// Some broker's orders reach a production account.
+        public var tradesLive: Bool { tradingBrokers.contains(where: \.isLive) }
     }
 
     /// Something `u` can bring back.
@@ -87,6 +103,7 @@ public struct AppState: Sendable {
         self.currentListName = book.lists[0].name
         self.settings = settings
         self.statuses = BrokerStatusStore(brokers: brokers)
+        self.portfolio = PortfolioStore(brokers: settings.tradingBrokers.map(\.branding))
         self.terminalSize = terminalSize
         show(initialMessages)
         rebuildRows()
@@ -116,7 +133,7 @@ public struct AppState: Sendable {
     public mutating func update(_ event: AppEvent, at now: Date) -> [AppEffect] {
         switch event {
         case .started:
-            return followCurrentSymbols()
+            return followCurrentSymbols() + askForPortfolio(at: now)
         case .key(let key):
             if key == .control("c") { return [.quit] }
             return routeKey(key, at: now) + followCurrentSymbols()
@@ -128,12 +145,47 @@ public struct AppState: Sendable {
             return []
         case .tick:
             if let message, !message.isShown(at: now) { self.message = nil }
-            return []
+            return refreshPortfolioIfShown(at: now)
         case .accounts(let entry):
             receive(entry)
             return []
         case .persisted(let edit, let result):
             return persisted(edit, result, at: now) + followCurrentSymbols()
+        case .portfolio(let brokerID, let result):
+            portfolio.apply(result, for: brokerID, at: now)
+            return followCurrentSymbols()
+        case .orderPlaced(let brokerID, _, let result):
+            if case .success(let order) = result { portfolio.record(order, for: brokerID) }
+            var effects: [AppEffect] = []
+            if case .ticket(var ticket) = front, ticket.broker.branding.id == brokerID {
+                let requests = ticket.placed(result)
+                front = .ticket(ticket)
+                effects = carryOut(requests, at: now)
+            } else {
+                switch result {
+                case .success(let order): say(.info, "\(OrderTicket.describe(order.request)): \(order.status.name)", at: now)
+                case .failure(let error): say(.error, "Order refused: \(error.description)", at: now)
+                }
+            }
+            return effects + askForPortfolio(at: now) + followCurrentSymbols()
+        case .orderCancelled(let brokerID, let id, let result):
+            switch result {
+            case .success: say(.info, "Cancel sent for order \(id) at \(brokerName(brokerID))", at: now)
+            case .failure(let error): say(.error, "Could not cancel order \(id) at \(brokerName(brokerID)): \(error.description)", at: now)
+            }
+            return askForPortfolio(at: now)
+        case .trading(let activity):
+            switch activity.change {
+            case .order(let order):
+                portfolio.record(order, for: activity.brokerID)
+                announce(order, at: activity.brokerID, at: now)
+                return askForPortfolio(at: now) + followCurrentSymbols()
+            case .notice(let text):
+                say(.warning, "\(brokerName(activity.brokerID)): \(text)", at: now)
+            case .halted(let reason):
+                say(.error, "\(brokerName(activity.brokerID)) stopped taking orders: \(reason)", at: now)
+            }
+            return []
         }
     }
 
@@ -169,6 +221,21 @@ public struct AppState: Sendable {
             let requests = screen.update(action)
             front = .detail(screen)
             return carryOut(requests, at: now)
+        case .positions(var screen):
+            guard let action = screen.action(for: key) else { return [] }
+            let requests = screen.update(action, rows: PositionsScreen.rows(of: portfolio))
+            front = .positions(screen)
+            return carryOut(requests, at: now)
+        case .orders(var screen):
+            guard let action = screen.action(for: key) else { return [] }
+            let requests = screen.update(action, rows: OrdersScreen.rows(of: portfolio))
+            front = .orders(screen)
+            return carryOut(requests, at: now)
+        case .ticket(var ticket):
+            guard let action = ticket.action(for: key) else { return [] }
+            let requests = ticket.update(action)
+            front = .ticket(ticket)
+            return carryOut(requests, at: now)
         }
     }
 
@@ -182,6 +249,14 @@ public struct AppState: Sendable {
             case .persist(let edit): effects.append(.persist(edit))
             case .showList(let index): showList(at: index, at: now)
             case .undo: effects += undo(at: now)
+            case .open(let screen):
+                front = screen
+                if case .positions = screen { effects += askForPortfolio(at: now) }
+                if case .orders = screen { effects += askForPortfolio(at: now) }
+            case .effect(let effect):
+                if case .fetchPortfolio = effect { effects += askForPortfolio(at: now) } else { effects.append(effect) }
+            case .openTicket(let symbol, let side, let brokerID, let quantity):
+                openTicket(symbol: symbol, side: side, brokerID: brokerID, quantity: quantity, at: now)
             }
         }
         return effects
@@ -240,8 +315,76 @@ public struct AppState: Sendable {
             guard let symbol = selectedRow?.key.symbol else { return [] }
             message = nil
             front = .detail(DetailScreen(symbol: symbol))
+        case .openPositions:
+            return carryOut([.open(.positions(PositionsScreen()))], at: now)
+        case .openOrders:
+            return carryOut([.open(.orders(OrdersScreen()))], at: now)
+        case .trade(let side):
+            guard let row = selectedRow else {
+                say(.info, "Add a symbol first: a adds one, then B or S opens a ticket on its row", at: now)
+                return []
+            }
+            openTicket(symbol: row.key.symbol, side: side, brokerID: row.key.brandID, quantity: "", at: now)
         }
         return []
+    }
+
+    // MARK: - Trading
+
+    private func brokerName(_ id: String) -> String {
+        settings.tradingBrokers.first { $0.branding.id == id }?.branding.name ?? id
+    }
+
+    /// Opens the ticket, at `brokerID` when it trades, else at the first trading broker (paper).
+    private mutating func openTicket(symbol: String, side: OrderSide, brokerID: String?, quantity: String, at now: Date) {
+        ordersSent += 1
+        let id = ClientOrderID("cb-\(Int64(now.timeIntervalSince1970 * 1000))-\(ordersSent)")
+        guard let ticket = OrderTicket(
+            symbol: symbol, side: side, brokers: settings.tradingBrokers, preferredBrokerID: brokerID, clientOrderID: id, quantity: quantity)
+        else {
+            say(.warning, "No broker takes orders: enable the paper broker (\"paper\": {\"enabled\": true}) or a broker with trading in the config", at: now)
+            return
+        }
+        message = nil
+        front = .ticket(ticket)
+    }
+
+    /// Asks every trading broker for its portfolio, unless none trades.
+    private mutating func askForPortfolio(at now: Date) -> [AppEffect] {
+        guard !settings.tradingBrokers.isEmpty else { return [] }
+        portfolio.beginLoading()
+        portfolioAskedAt = now
+        return [.fetchPortfolio]
+    }
+
+    /// Open trading screens show figures at most `portfolioRefresh` old.
+    private mutating func refreshPortfolioIfShown(at now: Date) -> [AppEffect] {
+        switch front {
+        case .positions, .orders:
+            guard let asked = portfolioAskedAt, now.timeIntervalSince(asked) < settings.portfolioRefresh else {
+                return askForPortfolio(at: now)
+            }
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// A fill, an expiry or a cancel the broker did on its own, said on the status line.
+    private mutating func announce(_ order: Order, at brokerID: String, at now: Date) {
+        let name = brokerName(brokerID)
+        switch order.status {
+        case .filled, .partiallyFilled:
+            let price = order.averageFillPrice.map { " at \($0)" } ?? ""
+            say(.info, "\(name) filled \(order.filledQuantity) of \(OrderTicket.describe(order.request))\(price)", at: now)
+        case .rejected(let reason):
+            say(.warning, "\(name) rejected \(OrderTicket.describe(order.request)): \(reason)", at: now)
+        case .pending, .accepted:
+            // Placed (here, where the ticket said so, or in another window): the orders screen shows it.
+            break
+        case .cancelled, .expired, .replaced:
+            say(.info, "\(name): \(OrderTicket.describe(order.request)) is \(order.status.name)", at: now)
+        }
     }
 
     private mutating func undo(at now: Date) -> [AppEffect] {
@@ -402,7 +545,7 @@ public struct AppState: Sendable {
     /// of the symbols newly followed so their rows fill in before the stream says anything. Every update
     /// that can change the shown list ends with it, so follows and unfollows always balance.
     mutating func followCurrentSymbols() -> [AppEffect] {
-        let wanted = Set(symbols)
+        let wanted = wantedSymbols
         guard wanted != followed else { return [] }
         var effects: [AppEffect] = []
         let gone = followed.subtracting(wanted)
@@ -411,7 +554,7 @@ public struct AppState: Sendable {
         if !new.isEmpty {
             effects.append(.follow(new))
             // In list order, as the rows show them.
-            effects.append(.fetchSnapshot(symbols.filter(new.contains)))
+            effects.append(.fetchSnapshot(symbols.filter(new.contains) + new.subtracting(symbols).sorted()))
         }
         followed = wanted
         return effects
@@ -430,9 +573,16 @@ public struct AppState: Sendable {
         rebuildRows()
     }
 
+    /// The shown list's symbols, those of positions and open orders (whose P&L is live), and the ticket's.
+    private var wantedSymbols: Set<String> {
+        var wanted = Set(symbols).union(portfolio.symbols)
+        if case .ticket(let ticket) = front { wanted.insert(ticket.symbol) }
+        return wanted
+    }
+
     /// Quotes of symbols no longer on screen go, so a symbol shown again starts without old prices.
     mutating func forgetQuotesNotShown() {
-        quotes.keepOnly(Set(symbols))
+        quotes.keepOnly(wantedSymbols)
     }
 
     // MARK: - Accounts
@@ -519,7 +669,7 @@ public struct AppState: Sendable {
     // MARK: - View
 
     public func viewState() -> WatchlistViewState {
-        WatchlistViewState(
+        var view = WatchlistViewState(
             rows: rows,
             selectedIndex: slots.isEmpty ? nil : selectedIndex,
             sort: sort,
@@ -540,6 +690,29 @@ public struct AppState: Sendable {
             listSizes: lists.map(\.symbols.count),
             detail: detail
         )
+        view.portfolio = portfolio
+        view.tradesLive = settings.tradesLive
+        switch front {
+        case .positions:
+            view.positions = PositionsSummary(portfolio: portfolio) { brokerID, symbol in livePrice(brokerID: brokerID, symbol: symbol) }
+        case .ticket(let ticket):
+            let buyingPower = portfolio.portfolio(for: ticket.broker.branding.id)?.balances.first?.buyingPower
+            view.ticketPreview = TicketPreview(
+                ticket: ticket, quote: livePrice(brokerID: ticket.broker.branding.id, symbol: ticket.symbol),
+                buyingPower: buyingPower.flatMap(ExactDecimal.init(approximating:)))
+        default:
+            break
+        }
+        return view
+    }
+
+    /// The latest quote for `symbol` as the broker `brokerID` would price it: its quote source's (the
+    /// paper broker's source, a real broker's own stream), else the freshest any broker has.
+    func livePrice(brokerID: String, symbol: String) -> CommonQuote? {
+        let source = settings.tradingBrokers.first { $0.branding.id == brokerID }?.quoteSourceID ?? brokerID
+        if let quote = quotes.entry(for: QuoteKey(brandID: source, symbol: symbol))?.quote { return quote }
+        return brokers.compactMap { quotes.entry(for: QuoteKey(brandID: $0.id, symbol: symbol))?.quote }
+            .max { $0.timestamp < $1.timestamp }
     }
 
     // MARK: - Rows

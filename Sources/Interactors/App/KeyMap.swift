@@ -24,6 +24,10 @@ public enum KeyMap {
         case .tab: .nextList
         case .backTab: .previousList
         case .character("W"): .openListMenu
+        case .character("P"): .openPositions
+        case .character("O"): .openOrders
+        case .character("B"): .trade(.buy)
+        case .character("S"): .trade(.sell)
         case .character(let digit) where ("1"..."9").contains(digit): .showList(Int(digit.asciiValue ?? 49) - 49)
         case .character("q"): .quit
         case .escape: .dismiss

@@ -1,3 +1,5 @@
+import Domain
+
 /// What the user can ask of the watchlist table. `KeyMap` turns keys into these; the screens in front of
 /// the table have their own actions (`ListMenuScreen.Action`, `DetailScreen.Action`, `TextPrompt.Action`).
 public enum WatchlistAction: Sendable, Hashable {
@@ -21,4 +23,8 @@ public enum WatchlistAction: Sendable, Hashable {
     case openListMenu
     /// Enter on a row: the symbol across every broker.
     case openDetail
+    /// `P`: positions and P&L; `O`: orders.
+    case openPositions, openOrders
+    /// `B` / `S`: the order ticket on the selected row.
+    case trade(OrderSide)
 }
