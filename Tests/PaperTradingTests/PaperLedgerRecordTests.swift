@@ -35,12 +35,14 @@ import Testing
         }
     }
 
-    @Test func aFillIsOneFlatObjectWithExactDecimalText() throws {
+    @Test func aRecordIsOneFlatObjectWithExactDecimalText() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let fill = try Self.samples()[4]
-        let text = String(decoding: try encoder.encode(fill), as: UTF8.self)
-        #expect(text == #"{"commission":"0.05","fillID":"F-5","orderID":"P-2","price":"190.2","priceSource":"last_trade","quantity":"10","time":816307200.25,"type":"filled"}"#)
+        let samples = try Self.samples()
+        func text(_ record: PaperLedgerRecord) throws -> String { String(decoding: try encoder.encode(record), as: UTF8.self) }
+        #expect(try text(samples[4]) == #"{"commission":"0.05","fillID":"F-5","orderID":"P-2","price":"190.2","priceSource":"last_trade","quantity":"10","time":816307200.25,"type":"filled"}"#)
+        #expect(try text(samples[1]) == #"{"ask":"187.52","bid":"187.5","clientOrderID":"c","limit":"190.25","orderID":"P-2","orderType":"stop_limit","quantity":"10","side":"buy","stop":"190","symbol":"AAPL","time":816307200.25,"timeInForce":"gtc","type":"placed"}"#)
+        #expect(try text(samples[3]) == #"{"lastTrade":"190","limit":"190.25","orderID":"P-2","time":816307200.25,"type":"triggered","worksAs":"limit"}"#)
     }
 
     @Test func theJournalWritesAndReadsEveryRecord() throws {
@@ -62,7 +64,15 @@ import Testing
     }
 
     @Test func aPlacedOrderThatTheTicketCouldNotMakeIsRefused() throws {
-        let data = Data(#"{"type":"placed","orderID":"P-2","time":0,"request":{"symbol":"AAPL","side":"buy","quantity":"-5","type":{"type":"market"},"timeInForce":"day","clientOrderID":"c"}}"#.utf8)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PaperLedgerRecord.self, from: data) }
+        let line = #"{"type":"placed","orderID":"P-2","time":0,"symbol":"AAPL","side":"buy","quantity":"-5","orderType":"market","timeInForce":"day","clientOrderID":"c"}"#
+        #expect {
+            try JSONDecoder().decode(PaperLedgerRecord.self, from: Data(line.utf8))
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.debugDescription == "invalid order: quantity -5 must be more than 0"
+        }
+        // The same with a quantity the ticket allows reads back.
+        let valid = line.replacingOccurrences(of: #""-5""#, with: #""5""#)
+        #expect(try JSONDecoder().decode(PaperLedgerRecord.self, from: Data(valid.utf8)).orderID == OrderID("P-2"))
     }
 }

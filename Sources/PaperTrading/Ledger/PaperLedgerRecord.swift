@@ -6,7 +6,8 @@ import TextSafety
 /// account, its orders and its fills are what replaying these lines gives (`PaperLedgerState`); nothing
 /// else is stored.
 ///
-/// A line's record is one flat JSON object whose `type` says which case it is, e.g.
+/// A line's record is one flat JSON object (`PaperLedgerKey` names every member) whose `type` says
+/// which case it is, e.g.
 /// `{"type":"filled","orderID":"P-2","fillID":"F-3","quantity":"10","price":"187.52","priceSource":"ask",
 /// "commission":"1","time":816307200.25}` (inside the journal's `{"seq":…,"crc":…,"rec":…}`). Money and
 /// quantities are decimal text, exact; times are seconds since 2001-01-01 UTC, as `Date` encodes itself.
@@ -47,21 +48,18 @@ public enum PaperLedgerRecord: Sendable, Hashable {
 }
 
 extension PaperLedgerRecord: Codable {
-    private enum TypeKey: String, CodingKey {
-        case type
-    }
-
+    /// One container for the whole line (see `PaperLedgerKey`).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: TypeKey.self)
+        let container = try decoder.container(keyedBy: PaperLedgerKey.self)
         let type = try container.decode(String.self, forKey: .type)
         switch type {
-        case "accountOpened": self = .accountOpened(try PaperAccountOpened(from: decoder))
-        case "placed": self = .placed(try PaperOrderPlaced(from: decoder))
-        case "triggered": self = .triggered(try PaperOrderTriggered(from: decoder))
-        case "filled": self = .filled(try PaperOrderFilled(from: decoder))
-        case "cancelled": self = .cancelled(try PaperOrderCancelled(from: decoder))
-        case "expired": self = .expired(try PaperOrderExpired(from: decoder))
-        case "rejected": self = .rejected(try PaperOrderRejected(from: decoder))
+        case "filled": self = .filled(try PaperOrderFilled(from: container))
+        case "placed": self = .placed(try PaperOrderPlaced(from: container))
+        case "accountOpened": self = .accountOpened(try PaperAccountOpened(from: container))
+        case "triggered": self = .triggered(try PaperOrderTriggered(from: container))
+        case "cancelled": self = .cancelled(try PaperOrderCancelled(from: container))
+        case "expired": self = .expired(try PaperOrderExpired(from: container))
+        case "rejected": self = .rejected(try PaperOrderRejected(from: container))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container,
@@ -69,18 +67,17 @@ extension PaperLedgerRecord: Codable {
         }
     }
 
-    /// The case's own members and `type` in one object: both containers write to the same JSON object.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: TypeKey.self)
+        var container = encoder.container(keyedBy: PaperLedgerKey.self)
         try container.encode(type, forKey: .type)
         switch self {
-        case .accountOpened(let record): try record.encode(to: encoder)
-        case .placed(let record): try record.encode(to: encoder)
-        case .triggered(let record): try record.encode(to: encoder)
-        case .filled(let record): try record.encode(to: encoder)
-        case .cancelled(let record): try record.encode(to: encoder)
-        case .expired(let record): try record.encode(to: encoder)
-        case .rejected(let record): try record.encode(to: encoder)
+        case .accountOpened(let record): try record.encode(to: &container)
+        case .placed(let record): try record.encode(to: &container)
+        case .triggered(let record): try record.encode(to: &container)
+        case .filled(let record): try record.encode(to: &container)
+        case .cancelled(let record): try record.encode(to: &container)
+        case .expired(let record): try record.encode(to: &container)
+        case .rejected(let record): try record.encode(to: &container)
         }
     }
 }

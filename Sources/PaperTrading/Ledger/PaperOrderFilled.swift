@@ -3,7 +3,7 @@ import Foundation
 
 /// An execution of an open order: `quantity` shares at `price`, which the quote's `priceSource` gave.
 /// The order's symbol and side are in its `placed` line.
-public struct PaperOrderFilled: Sendable, Hashable, Codable {
+public struct PaperOrderFilled: Sendable, Hashable {
     public var orderID: OrderID
     public var fillID: FillID
     public var quantity: ExactDecimal
@@ -23,5 +23,28 @@ public struct PaperOrderFilled: Sendable, Hashable, Codable {
         self.priceSource = priceSource
         self.commission = commission
         self.time = time
+    }
+}
+
+extension PaperOrderFilled {
+    init(from container: PaperLedgerDecoding) throws {
+        self.init(
+            orderID: try container.decode(OrderID.self, forKey: .orderID),
+            fillID: try container.decode(FillID.self, forKey: .fillID),
+            quantity: try container.decode(ExactDecimal.self, forKey: .quantity),
+            price: try container.decode(ExactDecimal.self, forKey: .price),
+            priceSource: try container.decode(FillPriceSource.self, forKey: .priceSource),
+            commission: try container.decode(ExactDecimal.self, forKey: .commission),
+            time: try container.decode(Date.self, forKey: .time))
+    }
+
+    func encode(to container: inout PaperLedgerEncoding) throws {
+        try container.encode(orderID, forKey: .orderID)
+        try container.encode(fillID, forKey: .fillID)
+        try container.encode(quantity, forKey: .quantity)
+        try container.encode(price, forKey: .price)
+        try container.encode(priceSource, forKey: .priceSource)
+        try container.encode(commission, forKey: .commission)
+        try container.encode(time, forKey: .time)
     }
 }

@@ -1,8 +1,10 @@
 import Domain
 import Foundation
 
-/// An order the paper account took, with the id it was given.
-public struct PaperOrderPlaced: Sendable, Hashable, Codable {
+/// An order the paper account took, with the id it was given. On the line, the request's members stand
+/// beside the others (`symbol`, `side`, `quantity`, `orderType` with `limit` / `stop`, `timeInForce`,
+/// `clientOrderID`), and are checked as the ticket checks them when read back.
+public struct PaperOrderPlaced: Sendable, Hashable {
     public var orderID: OrderID
     public var request: OrderRequest
     public var time: Date
@@ -30,5 +32,45 @@ public struct PaperOrderPlaced: Sendable, Hashable, Codable {
     /// The prices the hold was estimated from, as the account's rules take them.
     var quote: QuoteSnapshot {
         QuoteSnapshot(bid: bid, ask: ask, last: last ?? 0, time: time)
+    }
+}
+
+extension PaperOrderPlaced {
+    init(from container: PaperLedgerDecoding) throws {
+        let request: OrderRequest
+        do {
+            request = try OrderRequest(
+                symbol: try container.decode(String.self, forKey: .symbol),
+                side: try container.decode(OrderSide.self, forKey: .side),
+                quantity: try container.decode(ExactDecimal.self, forKey: .quantity),
+                type: try OrderType.decode(named: .orderType, from: container),
+                timeInForce: try container.decode(TimeInForce.self, forKey: .timeInForce),
+                clientOrderID: try container.decode(ClientOrderID.self, forKey: .clientOrderID))
+        } catch let invalid as OrderRequest.Invalid {
+            // The same rules as the ticket's, so a ledger cannot hold an order the ticket could not make.
+            throw DecodingError.dataCorruptedError(forKey: .quantity, in: container, debugDescription: "invalid order: \(invalid)")
+        }
+        self.init(
+            orderID: try container.decode(OrderID.self, forKey: .orderID), request: request,
+            time: try container.decode(Date.self, forKey: .time),
+            expiresAt: try container.decodeIfPresent(Date.self, forKey: .expiresAt),
+            bid: try container.decodeIfPresent(ExactDecimal.self, forKey: .bid),
+            ask: try container.decodeIfPresent(ExactDecimal.self, forKey: .ask),
+            last: try container.decodeIfPresent(ExactDecimal.self, forKey: .last))
+    }
+
+    func encode(to container: inout PaperLedgerEncoding) throws {
+        try container.encode(orderID, forKey: .orderID)
+        try container.encode(request.symbol, forKey: .symbol)
+        try container.encode(request.side, forKey: .side)
+        try container.encode(request.quantity, forKey: .quantity)
+        try request.type.encode(named: .orderType, to: &container)
+        try container.encode(request.timeInForce, forKey: .timeInForce)
+        try container.encode(request.clientOrderID, forKey: .clientOrderID)
+        try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(bid, forKey: .bid)
+        try container.encodeIfPresent(ask, forKey: .ask)
+        try container.encodeIfPresent(last, forKey: .last)
     }
 }

@@ -2,7 +2,7 @@ import Domain
 import Foundation
 
 /// A stop order's trigger printed: from now on it works as `worksAs` (a market or a limit order).
-public struct PaperOrderTriggered: Sendable, Hashable, Codable {
+public struct PaperOrderTriggered: Sendable, Hashable {
     public var orderID: OrderID
     public var worksAs: OrderType
     /// The last trade that reached the stop.
@@ -14,5 +14,22 @@ public struct PaperOrderTriggered: Sendable, Hashable, Codable {
         self.worksAs = worksAs
         self.lastTrade = lastTrade
         self.time = time
+    }
+}
+
+extension PaperOrderTriggered {
+    init(from container: PaperLedgerDecoding) throws {
+        self.init(
+            orderID: try container.decode(OrderID.self, forKey: .orderID),
+            worksAs: try OrderType.decode(named: .worksAs, from: container),
+            lastTrade: try container.decode(ExactDecimal.self, forKey: .lastTrade),
+            time: try container.decode(Date.self, forKey: .time))
+    }
+
+    func encode(to container: inout PaperLedgerEncoding) throws {
+        try container.encode(orderID, forKey: .orderID)
+        try worksAs.encode(named: .worksAs, to: &container)
+        try container.encode(lastTrade, forKey: .lastTrade)
+        try container.encode(time, forKey: .time)
     }
 }
