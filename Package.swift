@@ -48,10 +48,10 @@ let package = Package(
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
         // `make bench`: the hub against the reference design it replaced, the renderer, the decoders, start-up,
-        // the ledger's replay.
+        // the ledger's replay, the paper broker's replay and P&L.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters", "Stores"],
+            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters", "Stores", "PaperTrading"],
             swiftSettings: strict
         ),
 

@@ -190,6 +190,24 @@ struct BenchReport {
             lines.append("")
         }
 
+        if let replay = median("paper.replay.milliseconds") {
+            lines.append("Paper broker: replay of \(Int(median("paper.replay.fills") ?? 0)) fills into the account in \(Format.milliseconds(replay)) "
+                         + "(target ≤ 200 ms; read and decode \(cell(median("paper.replay.readMilliseconds"), Format.milliseconds)), "
+                         + "apply \(cell(median("paper.replay.applyMilliseconds"), Format.milliseconds)); \(figures.notes["paper.replay"] ?? ""))")
+        } else if let note = figures.notes["paper.replay"] {
+            lines.append("Paper broker: replay \(note)")
+        }
+        if let quote = median("paper.valuation.quoteMicroseconds") {
+            lines.append("Paper broker: P&L on a quote with \(Int(median("paper.valuation.positions") ?? 0)) positions in \(String(format: "%.2f µs", quote)) "
+                         + "(target ≤ 1 ms; only the quoted symbol's position; all revalued: "
+                         + "\(cell(median("paper.valuation.allPositionsMicroseconds"), Format.microseconds)))")
+        } else if let note = figures.notes["paper.valuation"] {
+            lines.append("Paper broker: P&L \(note)")
+        }
+        if figures.runs.keys.contains(where: { $0.hasPrefix("paper.") }) || figures.notes.keys.contains(where: { $0.hasPrefix("paper.") }) {
+            lines.append("")
+        }
+
         lines.append("Start-up: " + (median("startup.firstFrameMilliseconds").map { "first frame after \(Format.milliseconds($0))" } ?? "not measured")
                      + (figures.notes["startup"].map { " (\($0))" } ?? ""))
         lines.append("")

@@ -68,6 +68,14 @@ enum BenchTargets {
         checks.append(TargetCheck(
             name: "ledger replay 100k fills", target: "≤ 200 ms", measured: replay.map { Format.milliseconds($0) } ?? "—",
             passed: replay.map { $0 <= 200 }))
+        let paperReplay = figures.median("paper.replay.milliseconds")
+        checks.append(TargetCheck(
+            name: "paper replay 100k fills", target: "≤ 200 ms into the account", measured: paperReplay.map { Format.milliseconds($0) } ?? "—",
+            passed: paperReplay.map { $0 <= 200 }))
+        let quotePnL = figures.median("paper.valuation.quoteMicroseconds")
+        checks.append(TargetCheck(
+            name: "P&L on a quote, 1k positions", target: "≤ 1 ms", measured: quotePnL.map { String(format: "%.2f µs", $0) } ?? "—",
+            passed: quotePnL.map { $0 <= 1_000 }))
         let startup = figures.median("startup.firstFrameMilliseconds")
         checks.append(TargetCheck(
             name: "first frame", target: "≤ 150 ms", measured: startup.map { Format.milliseconds($0) } ?? "not measured",

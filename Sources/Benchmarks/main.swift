@@ -1,7 +1,7 @@
 import Foundation
 
 // `make bench`: our hub against the reference design it replaced, the renderer, the decoders, the
-// ledger's replay and start-up. Prints the table and writes every figure to bench-results.json.
+// ledger's replay, the paper broker's replay and P&L, and start-up. Prints the table and writes every figure to bench-results.json.
 // The renderer benchmark runs this executable in a pseudo-terminal to count what ncurses writes.
 if CommandLine.arguments.dropFirst().first == CursesBytesBenchmark.childFlag {
     CursesBytesBenchmark.runChild(Array(CommandLine.arguments.dropFirst(2)))
@@ -49,6 +49,13 @@ if options.parts.contains(.journal) {
     var bench = JournalBenchmark()
     bench.runs = options.runs
     bench.log = log
+    figures.merge(bench.run())
+}
+if options.parts.contains(.paper) {
+    var bench = PaperBenchmark()
+    bench.runs = options.runs
+    bench.log = log
+    if options.quick { bench.quotes = 10_000 }
     figures.merge(bench.run())
 }
 if options.parts.contains(.startup) {
