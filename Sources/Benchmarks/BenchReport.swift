@@ -193,7 +193,8 @@ struct BenchReport {
         if let replay = median("paper.replay.milliseconds") {
             lines.append("Paper broker: replay of \(Int(median("paper.replay.fills") ?? 0)) fills into the account in \(Format.milliseconds(replay)) "
                          + "(target ≤ 200 ms; read and decode \(cell(median("paper.replay.readMilliseconds"), Format.milliseconds)), "
-                         + "apply \(cell(median("paper.replay.applyMilliseconds"), Format.milliseconds)); \(figures.notes["paper.replay"] ?? ""))")
+                         + "apply \(cell(median("paper.replay.applyMilliseconds"), Format.milliseconds)), "
+                         + "CPU \(cell(median("paper.replay.cpuMilliseconds"), Format.milliseconds)); \(figures.notes["paper.replay"] ?? ""))")
         } else if let note = figures.notes["paper.replay"] {
             lines.append("Paper broker: replay \(note)")
         }

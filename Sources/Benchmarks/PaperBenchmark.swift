@@ -44,6 +44,7 @@ struct PaperBenchmark: Sendable {
             figures.note("paper.replay", "\(records.count) lines, \(Format.bytes(Double(size)))")
             for run in 1...runs {
                 log("paper replay, run \(run)")
+                let cpuStart = MonotonicTime.processCPU()
                 let start = MonotonicTime.now()
                 let replay = try Journal<PaperLedgerRecord>(url: url).readNew()
                 let read = MonotonicTime.now()
@@ -54,6 +55,7 @@ struct PaperBenchmark: Sendable {
                 var valuation = PaperValuation(brokerID: "paper")
                 valuation.revalueAll(account: state.account)
                 let end = MonotonicTime.now()
+                let cpu = MonotonicTime.processCPU() - cpuStart
                 guard state.fills.count == fills, state.lastLine == records.count else {
                     figures.note("paper.replay", "the replay gave \(state.fills.count) fills, not the \(fills) written")
                     return
@@ -61,6 +63,8 @@ struct PaperBenchmark: Sendable {
                 figures.add("paper.replay.milliseconds", MonotonicTime.seconds(end - start) * 1e3)
                 figures.add("paper.replay.readMilliseconds", MonotonicTime.seconds(read - start) * 1e3)
                 figures.add("paper.replay.applyMilliseconds", MonotonicTime.seconds(end - read) * 1e3)
+                // Every thread's CPU time: what the replay costs however busy the machine is.
+                figures.add("paper.replay.cpuMilliseconds", MonotonicTime.seconds(cpu) * 1e3)
             }
             figures.add("paper.replay.fills", Double(fills))
         } catch {

@@ -77,6 +77,42 @@ import Testing
         await second.stop()
     }
 
+    @Test func thePeriodicRefreshBringsInTheOtherInstancesLines() async throws {
+        let rig = try PaperRig()
+        let otherFeed = FakeMarketFeed()
+        let (first, _) = try await rig.start()
+        let (second, secondEvents) = try await rig.start(feed: otherFeed)
+        let placed = try await first.place(try order(.buy, 1, .limit(50), timeInForce: .gtc))
+        // Both brokers' refresh loops sleep on the manual clock; one interval wakes them.
+        #expect(await rig.clock.sleepers(atLeast: 2))
+        rig.clock.advance(by: rig.settings().refreshInterval)
+        _ = try #require(await secondEvents.first { if case .placed(let order) = $0 { order.id == placed.id } else { false } })
+        #expect(try await second.orders(status: .open).map(\.id) == [placed.id])
+        await first.stop()
+        await second.stop()
+    }
+
+    @Test func aLedgerCutShortByAnotherProgramHaltsTradingAndSaysWhy() async throws {
+        let rig = try PaperRig()
+        rig.feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01))
+        let (broker, events) = try await rig.start()
+        _ = try await broker.place(try order(.buy, 1, .limit(50)))
+        try Data().write(to: rig.ledgerURL)
+
+        await broker.refresh()
+        let halted = try #require(await events.first { if case .halted = $0 { true } else { false } })
+        guard case .halted(let reason) = halted else { return }
+        #expect(reason.contains("shorter than the") && reason.contains("restore it, then restart"))
+        await #expect(throws: BrokerError.orderRejected(reason: reason)) {
+            try await broker.place(try order(.buy, 1, .limit(50)))
+        }
+        // What it knew stays readable.
+        #expect(try await broker.orders(status: .open).count == 1)
+        await broker.stop()
+        // Stopping ends the events.
+        #expect(await events.first { _ in false } == nil)
+    }
+
     @Test func placementsAreJudgedOnTheCashTheOtherInstanceLeft() async throws {
         let rig = try PaperRig()
         let otherFeed = FakeMarketFeed()
