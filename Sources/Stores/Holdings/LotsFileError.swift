@@ -26,10 +26,10 @@ public struct LotsFileError: Error, Sendable, Hashable, CustomStringConvertible 
         self.fix = fix
     }
 
-    /// Outside text (the file name, the found text) is escaped, so a control character in the file is
-    /// shown as `\u{1b}` and steers nothing.
+    /// Outside text (the file name, the found text, a character the problem names) is escaped, so a
+    /// control character in the file is shown as `\u{1b}` and steers nothing.
     public var description: String {
-        var text = "\(VisibleText.escaped(file)):\(position): \(problem)"
+        var text = "\(VisibleText.escaped(file)):\(position): \(VisibleText.escaped(problem))"
         if let found {
             let shown = found.unicodeScalars.count > Self.foundLimit
                 ? String(String.UnicodeScalarView(found.unicodeScalars.prefix(Self.foundLimit))) + "…"

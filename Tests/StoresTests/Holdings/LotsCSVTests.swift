@@ -114,6 +114,7 @@ import Testing
         #expect(rowError("2024-01-02,,1,2,,") == "lots.csv:2:12: symbol is missing; write the ticker: 1-15 letters, digits, . - / ^, e.g. AAPL or BRK.B")
         #expect(rowError("2024-01-02,AA PL,1,2,,") == "lots.csv:2:12: symbol contains a space, found \"AA PL\"; write the ticker: 1-15 letters, digits, . - / ^, e.g. AAPL or BRK.B")
         #expect(rowError("2024-01-02,$AAPL,1,2,,") == "lots.csv:2:12: symbol contains '$', found \"$AAPL\"; write the ticker: 1-15 letters, digits, . - / ^, e.g. AAPL or BRK.B")
+        #expect(rowError("2024-01-02,A\u{1B}[2J,1,2,,") == "lots.csv:2:12: symbol contains '\\u{1b}', found \"A\\u{1b}[2J\"; write the ticker: 1-15 letters, digits, . - / ^, e.g. AAPL or BRK.B")
         #expect(rowError("2024-01-02,ABCDEFGHIJKLMNOP,1,2,,") == "lots.csv:2:12: symbol is longer than 15 characters, found \"ABCDEFGHIJKLMNOP\"; write the ticker: 1-15 letters, digits, . - / ^, e.g. AAPL or BRK.B")
     }
 
