@@ -13,8 +13,8 @@ public enum HoldingsBookError: Error, Sendable, Hashable, CustomStringConvertibl
             "cannot use the holdings book \(path) (\(reason)); moved it to \(movedTo) and imported nothing: "
                 + "run the import again to start a new book, or repair that file and move it back"
         case .corrupt(let path, let reason, nil):
-            "cannot use the holdings book \(path) (\(reason)); repair it, or run commonbroker import lots, "
-                + "which moves it aside and starts a new book"
+            "cannot use the holdings book \(path) (\(reason)); repair it, or move it away and import your lots "
+                + "again (the next import moves it aside for you)"
         case .newerVersion(let path, let version):
             "the holdings book \(path) is version \(version), which only a newer commonbroker reads "
                 + "(this one reads version \(ManualHoldingsDocument.currentVersion)); use the newer commonbroker"

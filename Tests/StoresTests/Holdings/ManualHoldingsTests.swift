@@ -228,7 +228,7 @@ import Testing
         try await TemporaryDirectory.withAsync { dir async throws in
             let holdings = Self.holdings(in: dir.url)
             try Data(contents.utf8).write(to: holdings.file.url)
-            let expected = "cannot use the holdings book \(holdings.file.url.path) (\(reason)); repair it, or run commonbroker import lots, which moves it aside and starts a new book"
+            let expected = "cannot use the holdings book \(holdings.file.url.path) (\(reason)); repair it, or move it away and import your lots again (the next import moves it aside for you)"
             do {
                 _ = try await holdings.positions()
                 Issue.record("a corrupt book gave positions")
