@@ -23,6 +23,8 @@ public enum CommonBrokerMain {
         case .print(let options, let json):
             guard let app = compose(options, environment) else { return 78 }
             return await PrintCommand.run(app, json: json)
+        case .importLots(let file, let again):
+            return ImportLotsCommand.run(file: file, again: again, environment: environment)
         }
     }
 

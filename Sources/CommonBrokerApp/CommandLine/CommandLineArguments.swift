@@ -2,11 +2,11 @@ import Domain
 import TextSafety
 
 /// Parses `commonbroker [print [--json]] [--demo] [--config PATH] [--symbols LIST] [--no-color]
-/// [--env production|sandbox] [--record DIR | --replay DIR]`,
+/// [--env production|sandbox] [--record DIR | --replay DIR]`, `commonbroker import lots FILE [--again]`,
 /// plus `--help`/`-h` and `--version`. Options with a value take it as the next argument or after `=`.
 public enum CommandLineArguments {
     static let helpReminder = "see commonbroker --help"
-    static let flagOptions = ["--demo", "--no-color", "--json", "--help", "-h", "--version"]
+    static let flagOptions = ["--demo", "--no-color", "--json", "--help", "-h", "--version", "--again"]
     static let valueOptions = ["--config", "--symbols", "--env", "--record", "--replay"]
 
     /// `arguments` excludes the program name: pass `CommandLine.arguments.dropFirst()`.
@@ -25,6 +25,13 @@ public enum CommandLineArguments {
         var options = RunOptions()
         var isPrint = false
         var json = false
+        /// `import`, then `lots`, then the file: each set as its word is read.
+        var isImport = false
+        var importsLots = false
+        var importFile: String?
+        var again = false
+        /// The first option given that belongs to the watchlist and print, to refuse it with import.
+        var runOption: String?
 
         init(arguments: [String]) {
             self.arguments = arguments
@@ -49,6 +56,18 @@ public enum CommandLineArguments {
             if json && !isPrint {
                 throw UsageError("--json only applies to the print command: commonbroker print --json")
             }
+            if again && !isImport {
+                throw UsageError("--again only applies to importing lots: commonbroker import lots FILE.csv --again")
+            }
+            if isImport {
+                guard importsLots, let importFile else {
+                    throw UsageError("import needs what and from where: commonbroker import lots FILE.csv")
+                }
+                if let runOption {
+                    throw UsageError("option '\(runOption)' does not apply to import lots, which takes a file and --again")
+                }
+                return .importLots(file: importFile, again: again)
+            }
             return isPrint ? .print(options, json: json) : .run(options)
         }
 
@@ -66,6 +85,9 @@ public enum CommandLineArguments {
             if CommandLineArguments.flagOptions.contains(name), inlineValue != nil {
                 throw UsageError("option '\(name)' takes no value; \(CommandLineArguments.helpReminder)")
             }
+            if runOption == nil, !["--help", "-h", "--version", "--again"].contains(name) {
+                runOption = name
+            }
             switch name {
             case "--help", "-h":
                 return .help
@@ -77,6 +99,8 @@ public enum CommandLineArguments {
                 options.noColor = true
             case "--json":
                 json = true
+            case "--again":
+                again = true
             case "--config":
                 if options.configPath != nil {
                     throw UsageError("option '--config' is given more than once; pass a single config file")
@@ -138,13 +162,34 @@ public enum CommandLineArguments {
         }
 
         private mutating func positional(_ argument: String) throws(UsageError) {
+            if isImport {
+                try importPositional(argument)
+                return
+            }
             let isFirstPositional = !isPrint
             switch argument {
             case "print" where isFirstPositional:
                 isPrint = true
+            case "import" where isFirstPositional:
+                isImport = true
             default:
-                let hint = isFirstPositional ? "the only command is print" : "print takes no arguments"
+                let hint = isFirstPositional ? "the commands are print and import lots" : "print takes no arguments"
                 throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; \(hint); \(CommandLineArguments.helpReminder)")
+            }
+        }
+
+        /// `lots`, then the file; a file named like an option goes after `--`.
+        private mutating func importPositional(_ argument: String) throws(UsageError) {
+            if !importsLots {
+                guard argument == "lots" else {
+                    throw UsageError("cannot import '\(VisibleText.escaped(argument))': the one thing to import is lots: commonbroker import lots FILE.csv")
+                }
+                importsLots = true
+            } else if importFile == nil {
+                guard !argument.isEmpty else { throw UsageError("import lots needs a file name: commonbroker import lots FILE.csv") }
+                importFile = argument
+            } else {
+                throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; import lots takes one file; \(CommandLineArguments.helpReminder)")
             }
         }
     }

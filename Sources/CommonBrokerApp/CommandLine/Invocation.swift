@@ -6,4 +6,7 @@ public enum Invocation: Sendable, Equatable {
     case run(RunOptions)
     /// One round of quotes printed to standard output, as a table or as JSON.
     case print(RunOptions, json: Bool)
+    /// `import lots FILE [--again]`: add the lots of a CSV file to the holdings book; `again` imports a
+    /// file whose bytes were imported before.
+    case importLots(file: String, again: Bool)
 }
