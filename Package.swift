@@ -46,7 +46,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
-        // `make bench`: the hub against the reference design it replaced, the renderer, the decoders, start-up.
+        // `make bench`: the hub against the reference design it replaced, the renderer, the decoders, start-up,
+        // the ledger's replay.
         .executableTarget(
             name: "Benchmarks",
             dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters", "Stores"],

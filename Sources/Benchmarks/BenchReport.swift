@@ -181,6 +181,15 @@ struct BenchReport {
             lines.append("")
         }
 
+        if let replay = median("journal.replay.milliseconds") {
+            lines.append("Ledger: replay of \(Int(median("journal.replay.records") ?? 0)) fills in \(Format.milliseconds(replay)) (target ≤ 200 ms; "
+                         + "\(figures.notes["journal"] ?? ""))")
+            lines.append("")
+        } else if let note = figures.notes["journal"] {
+            lines.append("Ledger: \(note)")
+            lines.append("")
+        }
+
         lines.append("Start-up: " + (median("startup.firstFrameMilliseconds").map { "first frame after \(Format.milliseconds($0))" } ?? "not measured")
                      + (figures.notes["startup"].map { " (\($0))" } ?? ""))
         lines.append("")

@@ -64,6 +64,10 @@ enum BenchTargets {
                 name: "decode \(format)", target: "≥ 500k events/s", measured: rate.map { Format.rate($0) + "/s" } ?? "—",
                 passed: rate.map { $0 >= 500_000 }))
         }
+        let replay = figures.median("journal.replay.milliseconds")
+        checks.append(TargetCheck(
+            name: "ledger replay 100k fills", target: "≤ 200 ms", measured: replay.map { Format.milliseconds($0) } ?? "—",
+            passed: replay.map { $0 <= 200 }))
         let startup = figures.median("startup.firstFrameMilliseconds")
         checks.append(TargetCheck(
             name: "first frame", target: "≤ 150 ms", measured: startup.map { Format.milliseconds($0) } ?? "not measured",

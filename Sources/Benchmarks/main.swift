@@ -1,7 +1,7 @@
 import Foundation
 
-// `make bench`: our hub against the reference design it replaced, the renderer, the decoders and
-// start-up. Prints the table and writes every figure to bench-results.json.
+// `make bench`: our hub against the reference design it replaced, the renderer, the decoders, the
+// ledger's replay and start-up. Prints the table and writes every figure to bench-results.json.
 // The renderer benchmark runs this executable in a pseudo-terminal to count what ncurses writes.
 if CommandLine.arguments.dropFirst().first == CursesBytesBenchmark.childFlag {
     CursesBytesBenchmark.runChild(Array(CommandLine.arguments.dropFirst(2)))
@@ -43,6 +43,12 @@ if options.parts.contains(.decode) {
     bench.runs = options.runs
     bench.log = log
     if options.quick { bench.window = .milliseconds(150) }
+    figures.merge(bench.run())
+}
+if options.parts.contains(.journal) {
+    var bench = JournalBenchmark()
+    bench.runs = options.runs
+    bench.log = log
     figures.merge(bench.run())
 }
 if options.parts.contains(.startup) {
