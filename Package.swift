@@ -26,9 +26,10 @@ let package = Package(
         .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking", "TextSafety"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
         .target(name: "Stores", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
-        // The paper broker's pure rules: when an order fills and at what price, the cash and FIFO lots a
-        // fill moves, and why an order is refused. No effects: the broker actor and its ledger drive it.
-        .target(name: "PaperTrading", dependencies: ["Domain"], swiftSettings: strict),
+        // The paper broker: its pure rules (when an order fills and at what price, the cash and FIFO lots a
+        // fill moves, why an order is refused), its ledger's records and state, and the actor that fills
+        // from a `MarketFeed` and keeps everything in a `Journal` (Stores).
+        .target(name: "PaperTrading", dependencies: ["Domain", "Stores", "TextSafety"], swiftSettings: strict),
         // The terminal's own vocabulary, free of quotes and number formats: keys and sizes (what the update
         // loop receives as events), cells, styles, the screen buffer and its diff, character widths and
         // safe text. Curses needs nothing else.
@@ -61,7 +62,7 @@ let package = Package(
         .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
-        .testTarget(name: "PaperTradingTests", dependencies: ["PaperTrading", "Domain"], swiftSettings: strict),
+        .testTarget(name: "PaperTradingTests", dependencies: ["PaperTrading", "Domain", "Stores", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "Stores", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
         .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalKit"], swiftSettings: strict),
@@ -72,6 +73,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Drives the real binary inside tmux; needs `swift build` to have produced it.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        // The kill -9 test reads the paper ledger it leaves with the Journal, in process.
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Domain", "PaperTrading", "Stores"], swiftSettings: strict),
     ]
 )

@@ -25,6 +25,8 @@ public enum CommonBrokerMain {
             return await PrintCommand.run(app, json: json)
         case .importLots(let file, let again):
             return ImportLotsCommand.run(file: file, again: again, environment: environment)
+        case .paperStress(let options):
+            return await PaperStressCommand.run(options)
         }
     }
 

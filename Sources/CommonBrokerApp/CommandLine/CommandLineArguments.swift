@@ -11,6 +11,9 @@ public enum CommandLineArguments {
 
     /// `arguments` excludes the program name: pass `CommandLine.arguments.dropFirst()`.
     public static func parse<Arguments: Collection<String>>(_ arguments: Arguments) -> Result<Invocation, UsageError> {
+        if arguments.first == PaperStressOptions.command {
+            return PaperStressOptions.parse(arguments.dropFirst()).map(Invocation.paperStress)
+        }
         var parser = Parser(arguments: Array(arguments))
         do throws(UsageError) {
             return .success(try parser.parse())
