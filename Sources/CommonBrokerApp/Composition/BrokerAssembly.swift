@@ -13,6 +13,8 @@ struct BrokerAssembly {
         var quoteService: any QuoteService
         var accountService: (any AccountService)?
         var stream: AnyStreamingQuoteService
+        /// Orders and positions, for brokers whose API takes them.
+        var trading: AppComposition.RealTradingBroker? = nil
     }
 
     /// Documented request budgets (reference §1.4, §2.4, §3.1, §4.1), kept a little under the limit.
