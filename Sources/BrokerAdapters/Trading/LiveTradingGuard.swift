@@ -35,9 +35,13 @@ public struct LiveTradingGuard: Sendable, Hashable {
         if liveTrading == .notAllowed && isLive(url) { throw .liveTradingNotAllowed(broker: brokerID) }
     }
 
-    /// `permit` for a base URL that could not be resolved: without a URL nothing is sent anyway, but the
-    /// refusal that names the fix comes first.
+    /// `permit` for the broker's base URL, before any request of an order change (a look-up it needs first
+    /// included) is built. A base URL that cannot be resolved sends nothing anyway: outside production it is
+    /// left to the request's own `.badBaseURL`, which names the fix.
     func permit(_ base: Result<URL, RequestConstructionError>) throws(BrokerError) {
-        try permit(try? base.get())
+        switch base {
+        case .success(let url): try permit(url)
+        case .failure: if environment == .production { try permit(nil as URL?) }
+        }
     }
 }

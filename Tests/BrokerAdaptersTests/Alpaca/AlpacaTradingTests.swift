@@ -341,6 +341,14 @@ import Testing
         #expect(servicer.requests.isEmpty)
     }
 
+    @Test func aBadBaseURLOutsideProductionSaysSoRatherThanLiveTrading() async throws {
+        let servicer = try routes()
+        let alpaca = broker(servicer, overrides: ["alpaca-trading": URL(string: "ftp://example.com")!])
+        let error = await T.thrown { () async throws(BrokerError) in try await alpaca.place(T.request("AAPL", .buy, "1", .market, clientOrderID: "c")) }
+        #expect(error == .network("bad base URL ftp://example.com; use http(s)://host[:port][/path]"))
+        #expect(servicer.requests.isEmpty)
+    }
+
     @Test func liveTradingAllowedSendsToTheLiveAccount() async throws {
         let servicer = try routes()
         let alpaca = broker(servicer, environment: .production, liveTrading: .allowed)
