@@ -8,7 +8,7 @@ import TextSafety
 /// A provider (`AlpacaBroker`) lists those primitives once; a use site that takes `some OrderService` sees
 /// only the order methods, never the servicer or the factory.
 ///
-/// Each endpoint is also a `Service` box (design doc 003, `TradingService`) built from the factory and the
+/// Each endpoint is also a `Service` box (design doc 003, `TradingBoxes`) built from the factory and the
 /// one servicer; the protocol methods call the boxes, so a screen handed a box and a screen handed the
 /// broker send the same requests. Everything goes to the trading API host (`api.alpaca.markets`, paper
 /// `paper-api.alpaca.markets`, or the `alpaca-trading` base URL override), the one `GET /v2/account` uses.
@@ -28,7 +28,7 @@ extension AlpacaTradingStack {
     }
 
     /// `GET /v2/positions` as a box.
-    public var listPositions: TradingService.ListPositions {
+    public var listPositions: TradingBoxes.ListPositions {
         let exchange = exchange, factory = factory, brokerID = branding.id
         return Service { _ in
             await .of { () async throws(BrokerError) in
@@ -39,7 +39,7 @@ extension AlpacaTradingStack {
 
     /// `GET /v2/orders?status=…` as a box: the orders this app can show (US equities by share count),
     /// newest first.
-    public var listOrders: TradingService.ListOrders {
+    public var listOrders: TradingBoxes.ListOrders {
         let exchange = exchange, factory = factory
         return Service { status in
             await .of { () async throws(BrokerError) in
@@ -54,7 +54,7 @@ extension AlpacaTradingStack {
 
     /// `POST /v2/orders` as a box. Refused before anything is sent when it would reach the live account
     /// and live trading is off.
-    public var placeOrder: TradingService.PlaceOrder {
+    public var placeOrder: TradingBoxes.PlaceOrder {
         let exchange = exchange, factory = factory, liveTrading = liveTradingGuard
         return Service { request in
             await .of { () async throws(BrokerError) in
@@ -66,7 +66,7 @@ extension AlpacaTradingStack {
     }
 
     /// `PATCH /v2/orders/{id}` as a box; the guard as for `placeOrder`.
-    public var replaceOrder: TradingService.ReplaceOrder {
+    public var replaceOrder: TradingBoxes.ReplaceOrder {
         let exchange = exchange, factory = factory, liveTrading = liveTradingGuard
         return Service { replacement in
             await .of { () async throws(BrokerError) in
@@ -79,7 +79,7 @@ extension AlpacaTradingStack {
     }
 
     /// `DELETE /v2/orders/{id}` as a box; the guard as for `placeOrder`.
-    public var cancelOrder: TradingService.CancelOrder {
+    public var cancelOrder: TradingBoxes.CancelOrder {
         let exchange = exchange, factory = factory, liveTrading = liveTradingGuard
         return Service { id in
             await .of { () async throws(BrokerError) in

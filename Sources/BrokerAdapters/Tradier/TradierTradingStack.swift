@@ -6,7 +6,7 @@ import TextSafety
 /// Tradier's positions and orders, AdapterStack-style (design doc 001): `PositionService` and
 /// `OrderService` are implemented once, in this protocol's extension, over the primitives it declares; a
 /// provider (`TradierBroker`) lists them once; a use site that takes `some OrderService` reaches nothing
-/// else. Each endpoint is also a `Service` box (design doc 003, `TradingService`) built from the factory and
+/// else. Each endpoint is also a `Service` box (design doc 003, `TradingBoxes`) built from the factory and
 /// the one servicer, and the protocol methods call the boxes.
 ///
 /// Every call works in one account: `accountID`, or when that is nil the profile's only account (one
@@ -30,7 +30,7 @@ extension TradierTradingStack {
     }
 
     /// `GET /v1/accounts/{id}/positions` as a box.
-    public var listPositions: TradingService.ListPositions {
+    public var listPositions: TradingBoxes.ListPositions {
         let exchange = exchange, factory = factory, accountID = accountID, brokerID = branding.id
         return Service { _ in
             await .of { () async throws(BrokerError) in
@@ -43,7 +43,7 @@ extension TradierTradingStack {
 
     /// `GET /v1/accounts/{id}/orders` as a box: the session's single-equity orders in the filter's group
     /// (Tradier filters nothing itself), newest first.
-    public var listOrders: TradingService.ListOrders {
+    public var listOrders: TradingBoxes.ListOrders {
         let exchange = exchange, factory = factory, accountID = accountID
         return Service { status in
             await .of { () async throws(BrokerError) in
@@ -60,7 +60,7 @@ extension TradierTradingStack {
     /// `POST /v1/accounts/{id}/orders` as a box. Tradier answers with the new order's id only, so the order
     /// returned is the request with that id, `.pending`, stamped now. Refused before anything is sent (the
     /// profile look-up included) when it would reach the live API and live trading is off.
-    public var placeOrder: TradingService.PlaceOrder {
+    public var placeOrder: TradingBoxes.PlaceOrder {
         let exchange = exchange, factory = factory, accountID = accountID, liveTrading = liveTradingGuard, now = now
         return Service { request in
             await .of { () async throws(BrokerError) in
@@ -75,7 +75,7 @@ extension TradierTradingStack {
     }
 
     /// `DELETE /v1/accounts/{id}/orders/{order_id}` as a box; the guard as for `placeOrder`.
-    public var cancelOrder: TradingService.CancelOrder {
+    public var cancelOrder: TradingBoxes.CancelOrder {
         let exchange = exchange, factory = factory, accountID = accountID, liveTrading = liveTradingGuard
         return Service { id in
             await .of { () async throws(BrokerError) in
@@ -92,7 +92,7 @@ extension TradierTradingStack {
     /// (`GET …/orders/{order_id}`) and a replacement that changes those is refused before the `PUT`. The
     /// order keeps its id; the one returned is `.pending` until Tradier lists it changed. An order no longer
     /// open is refused the same way. The guard as for `placeOrder`.
-    public var replaceOrder: TradingService.ReplaceOrder {
+    public var replaceOrder: TradingBoxes.ReplaceOrder {
         let exchange = exchange, factory = factory, accountID = accountID, liveTrading = liveTradingGuard, now = now
         return Service { replacement in
             await .of { () async throws(BrokerError) in

@@ -9,10 +9,10 @@ import Testing
 /// out, then what became of it. Tested against `Service.Mock` first, then handed each broker's live box:
 /// the one point that switches is which box it is given.
 private final class TicketModel: Sendable {
-    let place: TradingService.PlaceOrder
+    let place: TradingBoxes.PlaceOrder
     private let state = Mutex("idle")
 
-    init(place: TradingService.PlaceOrder) {
+    init(place: TradingBoxes.PlaceOrder) {
         self.place = place
     }
 
@@ -41,10 +41,10 @@ private func cancelOpenOrders(of symbol: String, at broker: some OrderService) a
 /// An `OrderService` made of boxes, for consumers that take the protocol: each method answers from its box.
 private struct BoxedOrderService: OrderService {
     var branding: ServiceBranding
-    var listOrders: TradingService.ListOrders
-    var placeOrder: TradingService.PlaceOrder
-    var cancelOrder: TradingService.CancelOrder
-    var replaceOrder: TradingService.ReplaceOrder
+    var listOrders: TradingBoxes.ListOrders
+    var placeOrder: TradingBoxes.PlaceOrder
+    var cancelOrder: TradingBoxes.CancelOrder
+    var replaceOrder: TradingBoxes.ReplaceOrder
 
     func orders(status: OrderStatusFilter) async throws(BrokerError) -> [Order] { try await listOrders(status).get() }
     func place(_ request: OrderRequest) async throws(BrokerError) -> Order { try await placeOrder(request).get() }
@@ -73,7 +73,7 @@ private struct BoxedOrderService: OrderService {
 
     @Test func theTicketAgainstMocksBeforeAnyHTTP() async {
         let placed = Order(request: order, id: OrderID("o-1"), status: .accepted, createdAt: Self.now, updatedAt: Self.now)
-        let mock = TradingService.PlaceOrder.Mock(stubOutput: .success(placed))
+        let mock = TradingBoxes.PlaceOrder.Mock(stubOutput: .success(placed))
         let ticket = TicketModel(place: mock.service)
         let seen = Mutex<[String]>([])
         mock.validationHook = { _ in seen.withLock { $0.append(ticket.shown) } }
@@ -125,12 +125,12 @@ private struct BoxedOrderService: OrderService {
         let other = Order(
             request: T.request("MSFT", .sell, "1", .market, clientOrderID: "c-2"), id: OrderID("o-8"), status: .accepted,
             createdAt: Self.now, updatedAt: Self.now)
-        let list = TradingService.ListOrders.Mock(stubOutput: .success([open, other]))
-        let cancel = TradingService.CancelOrder.Mock(stubOutput: .success(()))
+        let list = TradingBoxes.ListOrders.Mock(stubOutput: .success([open, other]))
+        let cancel = TradingBoxes.CancelOrder.Mock(stubOutput: .success(()))
         let boxed = BoxedOrderService(
             branding: AlpacaBroker.branding, listOrders: list.service,
-            placeOrder: TradingService.PlaceOrder.Mock(stubOutput: .failure(.cancelled)).service, cancelOrder: cancel.service,
-            replaceOrder: TradingService.ReplaceOrder.Mock(stubOutput: .failure(.cancelled)).service)
+            placeOrder: TradingBoxes.PlaceOrder.Mock(stubOutput: .failure(.cancelled)).service, cancelOrder: cancel.service,
+            replaceOrder: TradingBoxes.ReplaceOrder.Mock(stubOutput: .failure(.cancelled)).service)
         #expect(try await cancelOpenOrders(of: "AAPL", at: boxed) == [OrderID("o-7")])
         #expect(list.inputs == [.open])
         #expect(cancel.inputs == [OrderID("o-7")])

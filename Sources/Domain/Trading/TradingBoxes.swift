@@ -3,7 +3,7 @@
 /// exists. A broker's live boxes are built from its request factory and the one servicer (e.g.
 /// `AlpacaBroker.placeOrder`); the capability protocols (`OrderService`, `PositionService`) call the same
 /// boxes, so both ways of using a broker send the same requests.
-public enum TradingService {
+public enum TradingBoxes {
     /// Every open position.
     public typealias ListPositions = Service<Void, Result<[Position], BrokerError>>
     /// Orders in the filter's group, newest first.
