@@ -707,7 +707,7 @@ public struct AppState: Sendable {
             let buyingPower = portfolio.portfolio(for: ticket.broker.branding.id)?.balances.first?.buyingPower
             view.ticketPreview = TicketPreview(
                 ticket: ticket, quote: livePrice(brokerID: ticket.broker.branding.id, symbol: ticket.symbol),
-                buyingPower: buyingPower.flatMap(ExactDecimal.init(approximating:)))
+                buyingPower: buyingPower)
         default:
             break
         }
