@@ -39,6 +39,22 @@ import Testing
         #expect(try parse("--demo", "print", "--json", "--symbols", "IBM").get() == .print(RunOptions(demo: true, symbols: ["IBM"]), json: true))
     }
 
+    @Test func printPositionsAndOrders() throws {
+        #expect(try parse("print", "positions").get() == .printPortfolio(RunOptions(), .positions, .table))
+        #expect(try parse("print", "orders", "--csv").get() == .printPortfolio(RunOptions(), .orders, .csv))
+        #expect(try parse("--demo", "print", "positions", "--json").get() == .printPortfolio(RunOptions(demo: true), .positions, .json))
+        #expect(usageMessage("print", "--csv") == "--csv only applies to print positions and print orders: commonbroker print positions --csv")
+        #expect(usageMessage("print", "orders", "--csv", "--json") == "--json and --csv cannot be combined: pick one format")
+        #expect(usageMessage("print", "orders", "positions").hasPrefix("unexpected argument 'positions'; print takes positions or orders, or nothing for quotes"))
+    }
+
+    @Test func portfolioReportsEscapeAndQuote() {
+        let csv = PortfolioReport.csv(header: ["a", "b"], rows: [["x,y", "say \"hi\"\u{1B}[2J"], [nil, "plain"]])
+        #expect(csv == "a,b\r\n\"x,y\",\"say \"\"hi\"\"\\u{1b}[2J\"\r\n,plain\r\n")
+        #expect(PortfolioReport.string("a\u{1B}\"b") == #""a\u001b\"b""#)
+        #expect(PortfolioReport.string(nil) == "null")
+    }
+
     @Test func helpAndVersion() throws {
         #expect(try parse("--help").get() == .help)
         #expect(try parse("-h").get() == .help)
@@ -80,7 +96,7 @@ import Testing
 
     @Test func positionalArguments() {
         #expect(usageMessage("AAPL") == "unexpected argument 'AAPL'; the commands are print and import lots; see commonbroker --help")
-        #expect(usageMessage("print", "print") == "unexpected argument 'print'; print takes no arguments; see commonbroker --help")
+        #expect(usageMessage("print", "print") == "unexpected argument 'print'; print takes positions or orders, or nothing for quotes; see commonbroker --help")
         #expect(usageMessage("--", "--demo") == "unexpected argument '--demo'; the commands are print and import lots; see commonbroker --help")
         #expect(usageMessage("--json") == "--json only applies to the print command: commonbroker print --json")
     }

@@ -10,12 +10,16 @@ extension CommandLineArguments {
           commonbroker [--demo] [--config PATH] [--symbols LIST] [--no-color]
                        [--env production|sandbox] [--record DIR | --replay DIR]
           commonbroker print [--json] [same options]
+          commonbroker print positions|orders [--json|--csv] [same options]
           commonbroker import lots FILE.csv [--again]
           commonbroker --help | --version
 
         COMMANDS
           (none)            Open the interactive watchlist.
           print             Fetch one round of quotes, print them and exit.
+          print positions   Every position at every trading broker (and the holdings
+                            kept elsewhere), valued at a fresh quote, with totals.
+          print orders      Every order at every trading broker, open ones first.
           import lots FILE  Add the lots in a CSV file to the book of holdings kept
                             elsewhere, shown with the positions; all or nothing:
                             a file with errors imports nothing (see LOTS below).
@@ -32,6 +36,7 @@ extension CommandLineArguments {
                             secrets redacted (to replay later or attach to a bug).
           --replay DIR      Answer from the recordings in DIR instead of the network.
           --json            With print: write JSON instead of a table.
+          --csv             With print positions or orders: write CSV.
           --again           With import lots: import a file imported before.
           -h, --help        Show this help.
           --version         Show the version.

@@ -6,7 +6,7 @@ import TextSafety
 /// plus `--help`/`-h` and `--version`. Options with a value take it as the next argument or after `=`.
 public enum CommandLineArguments {
     static let helpReminder = "see commonbroker --help"
-    static let flagOptions = ["--demo", "--no-color", "--json", "--help", "-h", "--version", "--again"]
+    static let flagOptions = ["--demo", "--no-color", "--json", "--csv", "--help", "-h", "--version", "--again"]
     static let valueOptions = ["--config", "--symbols", "--env", "--record", "--replay"]
 
     /// `arguments` excludes the program name: pass `CommandLine.arguments.dropFirst()`.
@@ -28,6 +28,9 @@ public enum CommandLineArguments {
         var options = RunOptions()
         var isPrint = false
         var json = false
+        var csv = false
+        /// `print positions` or `print orders`.
+        var portfolio: PortfolioReport.Kind?
         /// `import`, then `lots`, then the file: each set as its word is read.
         var isImport = false
         var importsLots = false
@@ -59,6 +62,12 @@ public enum CommandLineArguments {
             if json && !isPrint {
                 throw UsageError("--json only applies to the print command: commonbroker print --json")
             }
+            if csv && portfolio == nil {
+                throw UsageError("--csv only applies to print positions and print orders: commonbroker print positions --csv")
+            }
+            if csv && json {
+                throw UsageError("--json and --csv cannot be combined: pick one format")
+            }
             if again && !isImport {
                 throw UsageError("--again only applies to importing lots: commonbroker import lots FILE.csv --again")
             }
@@ -70,6 +79,9 @@ public enum CommandLineArguments {
                     throw UsageError("option '\(runOption)' does not apply to import lots, which takes a file and --again")
                 }
                 return .importLots(file: importFile, again: again)
+            }
+            if let portfolio {
+                return .printPortfolio(options, portfolio, json ? .json : csv ? .csv : .table)
             }
             return isPrint ? .print(options, json: json) : .run(options)
         }
@@ -102,6 +114,8 @@ public enum CommandLineArguments {
                 options.noColor = true
             case "--json":
                 json = true
+            case "--csv":
+                csv = true
             case "--again":
                 again = true
             case "--config":
@@ -175,8 +189,12 @@ public enum CommandLineArguments {
                 isPrint = true
             case "import" where isFirstPositional:
                 isImport = true
+            case "positions" where isPrint && portfolio == nil:
+                portfolio = .positions
+            case "orders" where isPrint && portfolio == nil:
+                portfolio = .orders
             default:
-                let hint = isFirstPositional ? "the commands are print and import lots" : "print takes no arguments"
+                let hint = isFirstPositional ? "the commands are print and import lots" : "print takes positions or orders, or nothing for quotes"
                 throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; \(hint); \(CommandLineArguments.helpReminder)")
             }
         }
