@@ -23,6 +23,11 @@ public enum CommonBrokerMain {
         case .print(let options, let json):
             guard let app = compose(options, environment) else { return 78 }
             return await PrintCommand.run(app, json: json)
+        case .printPortfolio(let options, let kind, let format):
+            guard let app = compose(options, environment) else { return 78 }
+            return await PortfolioCommand.run(app, kind: kind, format: format)
+        case .importLots(let file, let again):
+            return ImportLotsCommand.run(file: file, again: again, environment: environment)
         case .paperStress(let options):
             return await PaperStressCommand.run(options)
         }

@@ -1,11 +1,11 @@
-/// A broker account's headline figures.
+/// A broker account's headline figures, in dollars, exact as the broker printed them (nil where it sent none).
 public struct AccountBalance: Sendable, Hashable, Codable {
     public var accountID: String
-    public var cash: Double?
-    public var buyingPower: Double?
-    public var equity: Double?
+    public var cash: ExactDecimal?
+    public var buyingPower: ExactDecimal?
+    public var equity: ExactDecimal?
 
-    public init(accountID: String, cash: Double?, buyingPower: Double?, equity: Double?) {
+    public init(accountID: String, cash: ExactDecimal?, buyingPower: ExactDecimal?, equity: ExactDecimal?) {
         self.accountID = accountID
         self.cash = cash
         self.buyingPower = buyingPower

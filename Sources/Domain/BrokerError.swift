@@ -24,6 +24,9 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
     case orderRejected(reason: String)
     /// The account cannot pay for an order: `detail` says what it needs and what it has.
     case insufficientBuyingPower(String)
+    /// An order, cancel or replace would have reached `broker`'s live (real-money) environment, which this
+    /// run does not allow; nothing was sent. Paper and sandbox environments are always allowed.
+    case liveTradingNotAllowed(broker: String)
     case cancelled
 
     public var shortReason: String {
@@ -38,6 +41,7 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .certificateRejected: "certificate rejected"
         case .orderRejected: "order rejected"
         case .insufficientBuyingPower: "insufficient buying power"
+        case .liveTradingNotAllowed: "live trading not allowed"
         case .cancelled: "cancelled"
         }
     }
@@ -55,6 +59,9 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .certificateRejected(let detail): detail
         case .orderRejected(let reason): "order rejected: \(reason)"
         case .insufficientBuyingPower(let detail): "insufficient buying power: \(detail)"
+        case .liveTradingNotAllowed(let broker):
+            "\(broker): not sent, this order would trade real money and live trading is off; use the paper or sandbox "
+                + "environment, or set \"trading\": {\"allowLive\": true} in the config to trade live"
         case .cancelled: "cancelled"
         }
     }
@@ -63,7 +70,7 @@ public enum BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isPermanent: Bool {
         switch self {
         case .unauthorized, .unknownSymbol, .limitExceeded, .certificateRejected, .orderRejected,
-             .insufficientBuyingPower: true
+             .insufficientBuyingPower, .liveTradingNotAllowed: true
         default: false
         }
     }

@@ -8,6 +8,9 @@ public enum RequestConstructionError: Error, Sendable, Hashable, CustomStringCon
     case invalidSymbol(String)
     case emptySymbolList
     case badBaseURL(String)
+    /// An order the broker's API cannot express as asked (a client order id too long for it, fractional
+    /// shares where it takes whole ones); `reason` says which field and what the broker takes.
+    case invalidOrder(reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +18,7 @@ public enum RequestConstructionError: Error, Sendable, Hashable, CustomStringCon
         case .invalidSymbol(let symbol): "invalid symbol \(VisibleText.escaped(symbol))"
         case .emptySymbolList: "no symbols to ask for"
         case .badBaseURL(let url): "bad base URL \(VisibleText.escaped(url)); use http(s)://host[:port][/path]"
+        case .invalidOrder(let reason): reason
         }
     }
 
@@ -25,6 +29,7 @@ public enum RequestConstructionError: Error, Sendable, Hashable, CustomStringCon
         case .invalidSymbol(let symbol): .unknownSymbol(symbol)
         case .emptySymbolList: .badResponse("no symbols to ask for")
         case .badBaseURL: .network(description)
+        case .invalidOrder(let reason): .orderRejected(reason: reason)
         }
     }
 }

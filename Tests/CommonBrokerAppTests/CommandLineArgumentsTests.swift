@@ -39,6 +39,22 @@ import Testing
         #expect(try parse("--demo", "print", "--json", "--symbols", "IBM").get() == .print(RunOptions(demo: true, symbols: ["IBM"]), json: true))
     }
 
+    @Test func printPositionsAndOrders() throws {
+        #expect(try parse("print", "positions").get() == .printPortfolio(RunOptions(), .positions, .table))
+        #expect(try parse("print", "orders", "--csv").get() == .printPortfolio(RunOptions(), .orders, .csv))
+        #expect(try parse("--demo", "print", "positions", "--json").get() == .printPortfolio(RunOptions(demo: true), .positions, .json))
+        #expect(usageMessage("print", "--csv") == "--csv only applies to print positions and print orders: commonbroker print positions --csv")
+        #expect(usageMessage("print", "orders", "--csv", "--json") == "--json and --csv cannot be combined: pick one format")
+        #expect(usageMessage("print", "orders", "positions").hasPrefix("unexpected argument 'positions'; print takes positions or orders, or nothing for quotes"))
+    }
+
+    @Test func portfolioReportsEscapeAndQuote() {
+        let csv = PortfolioReport.csv(header: ["a", "b"], rows: [["x,y", "say \"hi\"\u{1B}[2J"], [nil, "plain"]])
+        #expect(csv == "a,b\r\n\"x,y\",\"say \"\"hi\"\"\\u{1b}[2J\"\r\n,plain\r\n")
+        #expect(PortfolioReport.string("a\u{1B}\"b") == #""a\u001b\"b""#)
+        #expect(PortfolioReport.string(nil) == "null")
+    }
+
     @Test func helpAndVersion() throws {
         #expect(try parse("--help").get() == .help)
         #expect(try parse("-h").get() == .help)
@@ -73,15 +89,15 @@ import Testing
     /// in an argument cannot colour or move anything in the terminal.
     @Test func argumentsAreQuotedAsTypedAndEscaped() {
         #expect(usageMessage("--symbols", "A\u{1B}[31mb") == "invalid symbol in --symbols: A\\u{1b}[31mb contains '\\u{1b}'; use letters, digits, . - / ^")
-        #expect(usageMessage("pr\u{1B}]0;x\u{7}int") == "unexpected argument 'pr\\u{1b}]0;x\\u{7}int'; the only command is print; see commonbroker --help")
+        #expect(usageMessage("pr\u{1B}]0;x\u{7}int") == "unexpected argument 'pr\\u{1b}]0;x\\u{7}int'; the commands are print and import lots; see commonbroker --help")
         #expect(usageMessage("--b\u{202E}ad") == "unknown option '--b\\u{202e}ad'; see commonbroker --help")
         #expect(usageMessage("--env", "\u{9B}2J") == "option '--env' takes production or sandbox, not '\\u{9b}2J'")
     }
 
     @Test func positionalArguments() {
-        #expect(usageMessage("AAPL") == "unexpected argument 'AAPL'; the only command is print; see commonbroker --help")
-        #expect(usageMessage("print", "print") == "unexpected argument 'print'; print takes no arguments; see commonbroker --help")
-        #expect(usageMessage("--", "--demo") == "unexpected argument '--demo'; the only command is print; see commonbroker --help")
+        #expect(usageMessage("AAPL") == "unexpected argument 'AAPL'; the commands are print and import lots; see commonbroker --help")
+        #expect(usageMessage("print", "print") == "unexpected argument 'print'; print takes positions or orders, or nothing for quotes; see commonbroker --help")
+        #expect(usageMessage("--", "--demo") == "unexpected argument '--demo'; the commands are print and import lots; see commonbroker --help")
         #expect(usageMessage("--json") == "--json only applies to the print command: commonbroker print --json")
     }
 

@@ -23,9 +23,10 @@ are counted per "counter" (default: the route's name), so routes sharing a count
 per-symbol API whose every fourth request fails, whatever the symbol.
 
 Prints "LISTENING <port>" as the first line on stdout, then only "STOPPING" (see below). Every request is
-logged: GET /__log returns [{method, path, query: {name: [values]}, headers}], POST /__log/clear
-empties it. Exits on SIGTERM, SIGINT, or when stdin reaches end-of-file (the parent died), and prints
-`STOPPING` once it has begun to (from then on further stop signals are ignored).
+logged: GET /__log returns [{method, path, query: {name: [values]}, headers, body}] (the body as UTF-8 text,
+undecodable bytes replaced), POST /__log/clear empties it. Exits on SIGTERM, SIGINT, or when stdin reaches
+end-of-file (the parent died), and prints `STOPPING` once it has begun to (from then on further stop signals
+are ignored).
 """
 
 import argparse
@@ -163,8 +164,7 @@ class FixtureHandler(BaseHTTPRequestHandler):
         raw_path = split.path
         query = urllib.parse.parse_qs(split.query, keep_blank_values=True)
         length = int(self.headers.get("Content-Length") or 0)
-        if length > 0:
-            self.rfile.read(length)
+        body = self.rfile.read(length) if length > 0 else b""
         method = self.command.upper()
 
         if raw_path == "/__log" and method == "GET":
@@ -182,6 +182,7 @@ class FixtureHandler(BaseHTTPRequestHandler):
                 "path": raw_path,
                 "query": query,
                 "headers": {name: value for name, value in self.headers.items()},
+                "body": body.decode("utf-8", errors="replace"),
             })
         lowered = {name.lower(): value for name, value in self.headers.items()}
         route = next((r for r in self.server.routes if matches(r, method, raw_path, query, lowered)), None)

@@ -34,7 +34,7 @@ import TerminalUI
                 Order(request: request("AAPL", .sell, 10, .limit(195), .gtc), id: OrderID("p-2"), status: .accepted, createdAt: F.ago(60), updatedAt: F.ago(60)),
                 Order(request: request("MSFT", .buy, 3, .stopLimit(stop: 410, limit: 411)), id: OrderID("p-3"), status: .rejected(reason: "halted\u{1B}[2J"), createdAt: F.ago(30), updatedAt: F.ago(30)),
             ],
-            balances: [AccountBalance(accountID: "paper", cash: 97_453.8, buyingPower: 97_453.8, equity: 99_311.3)])), for: "paper", at: F.now)
+            balances: [AccountBalance(accountID: "paper", cash: ExactDecimal(parsing: "97453.8")!, buyingPower: ExactDecimal(parsing: "97453.8")!, equity: ExactDecimal(parsing: "99311.3")!)])), for: "paper", at: F.now)
         store.apply(.failure(.unauthorized(hint: "check APCA_API_KEY_ID")), for: F.alpha.id, at: F.now)
         return store
     }

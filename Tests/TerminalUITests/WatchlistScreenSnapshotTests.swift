@@ -53,6 +53,12 @@ import TerminalKit
         #expect(frame.lines[6].hasPrefix(" Add symbols: …"))
     }
 
+    /// An account figure written as the broker sends it.
+    func money(_ text: String) -> ExactDecimal {
+        guard let value = ExactDecimal(parsing: text) else { preconditionFailure("\(text) is not a decimal") }
+        return value
+    }
+
     @Test func accountsPanelTakesRowsFromTheTable() {
         let tradier = ServiceBranding(id: "tradier", name: "Tradier", glyph: "T", color: .blue)
         let alpaca = ServiceBranding(id: "alpaca", name: "Alpaca", glyph: "A", color: .yellow)
@@ -60,8 +66,8 @@ import TerminalKit
         var state = F.state()
         state.accounts = AccountsPanel(entries: [
             AccountsPanelEntry(branding: tradier, balances: [
-                AccountBalance(accountID: "6YA05708", cash: 14_930.36, buyingPower: 12_893.21, equity: 17_798.36),
-                AccountBalance(accountID: "6YA05709", cash: -1_250, buyingPower: nil, equity: 1_234_567.891),
+                AccountBalance(accountID: "6YA05708", cash: money("14930.36"), buyingPower: money("12893.21"), equity: money("17798.36")),
+                AccountBalance(accountID: "6YA05709", cash: -1_250, buyingPower: nil, equity: money("1234567.891")),
             ]),
             AccountsPanelEntry(branding: alpaca, error: "unauthorized, check APCA_API_KEY_ID\u{1B}[2J"),
             AccountsPanelEntry(branding: polygon, isLoading: true),

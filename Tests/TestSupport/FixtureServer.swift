@@ -21,6 +21,8 @@ public final class FixtureServer: Sendable {
         public let path: String
         public let query: [String: [String]]
         public let headers: [String: String]
+        /// The request body as UTF-8 text (empty without one), to check what a form or JSON order sent.
+        public let body: String?
 
         /// Whether the request carried `marker=<marker>`: see `shared()`.
         public func isMarked(_ marker: String) -> Bool {

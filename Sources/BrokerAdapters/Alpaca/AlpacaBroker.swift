@@ -3,8 +3,11 @@ import Foundation
 import Networking
 import TextSafety
 
-/// Alpaca: quotes from the Market Data API's snapshots, the account from the Trading API.
-public struct AlpacaBroker: QuoteService, AccountService, AuthService {
+/// Alpaca: quotes from the Market Data API's snapshots; the account, positions and orders from the Trading
+/// API. The one provider of Alpaca's capabilities: it lists the trading primitives (`servicer`, `factory`,
+/// `liveTradingGuard`, `now`) that `AlpacaTradingStack` implements positions and orders over, so the
+/// composition builds one value per broker and hands each use site the one protocol it needs.
+public struct AlpacaBroker: QuoteService, AccountService, AuthService, AlpacaTradingStack {
     public static let branding = ServiceBranding(id: "alpaca", name: "Alpaca", glyph: "A", color: .yellow)
 
     /// Symbols per snapshots request. Alpaca documents no maximum for `symbols`; 100 keeps the URL short
@@ -14,24 +17,32 @@ public struct AlpacaBroker: QuoteService, AccountService, AuthService {
     /// Requests in flight at once for a large watchlist.
     static let maxConcurrentRequests = 4
 
+    /// Hosts of the live (real-money) Trading API.
+    public static let liveTradingHosts: Set<String> = [AlpacaRequestFactory.tradingProductionURL.host ?? "api.alpaca.markets"]
+
     public var branding: ServiceBranding { Self.branding }
-    private let context: ServiceContext
-    private let factory: AlpacaRequestFactory
-    private let secrets: [String]
+    public let servicer: any RequestServicer
+    public let factory: AlpacaRequestFactory
+    public let liveTradingGuard: LiveTradingGuard
+    public let now: @Sendable () -> Date
     private let gate: BrokerRequestGate
-    private let now: @Sendable () -> Date
 
     /// `now` dates rate-limit reset headers (epoch seconds); tests inject it. Every snapshots request goes
     /// through `gate`, the Market Data API's one budget and 429 pause (the composition root builds it with
-    /// the documented limit). The account is on the Trading API, counted apart (reference §3.1), so it is
-    /// not gated.
+    /// the documented limit). The account, positions and orders are on the Trading API, counted apart
+    /// (reference §3.1), so they are not gated.
+    ///
+    /// Orders (place, replace, cancel) go to paper trading when `context.environment` is `.sandbox`; in
+    /// `.production`, or to `api.alpaca.markets` by any route, they are refused with
+    /// `.liveTradingNotAllowed`, nothing sent, unless `liveTrading` is `.allowed`.
     public init(
         context: ServiceContext, credentials: AlpacaCredentials, gate: BrokerRequestGate = BrokerRequestGate(),
-        now: @escaping @Sendable () -> Date = Date.init
+        liveTrading: LiveTrading = .notAllowed, now: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.context = context
+        self.servicer = context.servicer
         self.factory = AlpacaRequestFactory(context: context, credentials: credentials)
-        self.secrets = credentials.secretValues
+        self.liveTradingGuard = LiveTradingGuard(
+            brokerID: Self.branding.id, environment: context.environment, liveTrading: liveTrading, liveHosts: Self.liveTradingHosts)
         self.gate = gate
         self.now = now
     }
@@ -91,23 +102,9 @@ public struct AlpacaBroker: QuoteService, AccountService, AuthService {
         try await perform(factory.account()).displayName
     }
 
-    /// Sends through the context's servicer, maps Alpaca's error bodies, decodes; every error is scrubbed
-    /// of the key values.
+    /// Sends through the one servicer, maps Alpaca's error bodies, decodes; every error is scrubbed of the
+    /// key values (`AlpacaExchange`).
     private func perform<T>(_ built: Result<Request<T>, RequestConstructionError>) async throws(BrokerError) -> T {
-        let request: Request<T>
-        switch built {
-        case .success(let value): request = value
-        case .failure(let error): throw error.brokerError
-        }
-        do throws(BrokerError) {
-            let raw = try await context.servicer.send(request.urlRequest, secretNames: request.secretNames)
-            let response = AlpacaSecretScrubber.scrub(raw, secrets: secrets)
-            if let error = AlpacaErrorMapping.error(for: response, credentialHint: request.credentialHint, now: now()) {
-                throw error
-            }
-            return try request.decode(response)
-        } catch {
-            throw AlpacaSecretScrubber.scrub(error, secrets: secrets)
-        }
+        try await exchange.perform(built)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Networking
+import TextSafety
 
 /// Builds Alpaca requests; pure. Market data and accounts live on two hosts: the Market Data API
 /// (`data.alpaca.markets`) and the Trading API (`api.alpaca.markets`, paper `paper-api.alpaca.markets`).
@@ -77,8 +78,68 @@ public struct AlpacaRequestFactory: Sendable {
         }
     }
 
+    /// `GET /v2/positions` on the trading API: every open position.
+    public func positions() -> Result<Request<[AlpacaPosition]>, RequestConstructionError> {
+        request(base: tradingBaseURL, path: "/v2/positions", query: []) { response throws(BrokerError) in
+            try WireDecoding.decode([AlpacaPosition].self, from: response, broker: Self.dataBrokerID)
+        }
+    }
+
+    /// Orders Alpaca returns at most per request ("Defaults to 50 and max is 500", its orders docs).
+    public static let ordersPerRequest = 500
+
+    /// `GET /v2/orders?status=open&limit=500&direction=desc`: the newest 500 orders of the group.
+    public func orders(status: OrderStatusFilter) -> Result<Request<[AlpacaOrder]>, RequestConstructionError> {
+        let query = [
+            URLQueryItem(name: "status", value: status.rawValue),
+            URLQueryItem(name: "limit", value: String(Self.ordersPerRequest)),
+            URLQueryItem(name: "direction", value: "desc"),
+        ]
+        return request(base: tradingBaseURL, path: "/v2/orders", query: query) { response throws(BrokerError) in
+            try WireDecoding.decode([AlpacaOrder].self, from: response, broker: Self.dataBrokerID)
+        }
+    }
+
+    /// `POST /v2/orders` with `AlpacaOrderBody.place`'s JSON; the answer is the order as Alpaca took it.
+    public func placeOrder(_ order: OrderRequest) -> Result<Request<AlpacaOrder>, RequestConstructionError> {
+        AlpacaOrderBody.place(order).flatMap { body in
+            request(base: tradingBaseURL, path: "/v2/orders", query: [], method: "POST", body: body) { response throws(BrokerError) in
+                try WireDecoding.decode(AlpacaOrder.self, from: response, broker: Self.dataBrokerID)
+            }
+        }
+    }
+
+    /// `PATCH /v2/orders/{id}` with `AlpacaOrderBody.replace`'s JSON; the answer is the new order, which
+    /// has its own id (the old one becomes `replaced`).
+    public func replaceOrder(_ id: OrderID, with order: OrderRequest) -> Result<Request<AlpacaOrder>, RequestConstructionError> {
+        Self.orderPath(id).flatMap { path in
+            AlpacaOrderBody.replace(order).flatMap { body in
+                request(base: tradingBaseURL, path: path, query: [], method: "PATCH", body: body) { response throws(BrokerError) in
+                    try WireDecoding.decode(AlpacaOrder.self, from: response, broker: Self.dataBrokerID)
+                }
+            }
+        }
+    }
+
+    /// `DELETE /v2/orders/{id}`: 204 with no body once Alpaca has taken the cancel request.
+    public func cancelOrder(_ id: OrderID) -> Result<Request<Void>, RequestConstructionError> {
+        Self.orderPath(id).flatMap { path in
+            request(base: tradingBaseURL, path: path, query: [], method: "DELETE") { _ throws(BrokerError) in }
+        }
+    }
+
+    /// `/v2/orders/{id}`, the id percent-encoded. An empty id, `.` or `..` is refused: `DELETE /v2/orders`
+    /// itself cancels every open order of the account.
+    static func orderPath(_ id: OrderID) -> Result<String, RequestConstructionError> {
+        guard let segment = BrokerURL.pathSegment(id.rawValue) else {
+            return .failure(.invalidOrder(reason: "order id \"\(VisibleText.escaped(String(id.rawValue.prefix(60))))\" is not one Alpaca issued"))
+        }
+        return .success("/v2/orders/" + segment)
+    }
+
     private func request<T>(
         base baseURL: Result<URL, RequestConstructionError>, path: String, query: [URLQueryItem],
+        method: String = "GET", body: Data? = nil,
         decode: @escaping @Sendable (HTTPResponse) throws(BrokerError) -> T
     ) -> Result<Request<T>, RequestConstructionError> {
         let base: URL
@@ -96,11 +157,15 @@ public struct AlpacaRequestFactory: Sendable {
         }
 
         var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = "GET"
+        urlRequest.httpMethod = method
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         urlRequest.setValue(keyID, forHTTPHeaderField: Self.keyIDHeader)
         urlRequest.setValue(secretKey, forHTTPHeaderField: Self.secretKeyHeader)
         urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        if let body {
+            urlRequest.httpBody = body
+            urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         return .success(Request(
             urlRequest: urlRequest, secretNames: [Self.keyIDHeader, Self.secretKeyHeader],
             credentialHint: credentials.credentialHint, decode: decode

@@ -21,7 +21,7 @@ enum AlpacaSecretScrubber {
         case .limitExceeded(let detail): return .limitExceeded(scrub(detail, secrets: secrets))
         case .orderRejected(let reason): return .orderRejected(reason: scrub(reason, secrets: secrets))
         case .insufficientBuyingPower(let detail): return .insufficientBuyingPower(scrub(detail, secrets: secrets))
-        case .rateLimited, .server, .cancelled, .certificateRejected: return error
+        case .rateLimited, .server, .cancelled, .certificateRejected, .liveTradingNotAllowed: return error
         }
     }
 }

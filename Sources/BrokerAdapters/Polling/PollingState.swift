@@ -196,7 +196,8 @@ struct PollingState: Sendable {
     static func failsTheRequest(_ error: BrokerError) -> Bool {
         switch error {
         case .rateLimited, .server, .network, .cancelled, .certificateRejected: true
-        case .unauthorized, .unknownSymbol, .badResponse, .limitExceeded, .orderRejected, .insufficientBuyingPower: false
+        case .unauthorized, .unknownSymbol, .badResponse, .limitExceeded, .orderRejected, .insufficientBuyingPower,
+             .liveTradingNotAllowed: false
         }
     }
 

@@ -1,20 +1,22 @@
 /// The body of `GET /v1/accounts/{id}/balances` (reference §1.6). The sub-object depends on
-/// `account_type`: `margin`, `cash` or `pdt` (margin's fields without `sweep`).
+/// `account_type`: `margin`, `cash` or `pdt` (margin's fields without `sweep`). Money is read exactly
+/// (`FlexibleExactDecimal`): Tradier prints JSON numbers, some with long tails such as
+/// `17798.360000000000000000000`, whose digits are kept without a detour through `Double`.
 public struct TradierBalancesEnvelope: Decodable, Sendable {
     public var balances: Balances
 
     public struct Balances: Decodable, Sendable {
         public var accountNumber: String?
         public var accountType: String?
-        public var totalEquity: FlexibleDouble?
-        public var totalCash: FlexibleDouble?
-        public var marketValue: FlexibleDouble?
-        public var longMarketValue: FlexibleDouble?
-        public var shortMarketValue: FlexibleDouble?
-        public var openProfitLoss: FlexibleDouble?
-        public var closeProfitLoss: FlexibleDouble?
-        public var pendingCash: FlexibleDouble?
-        public var unclearedFunds: FlexibleDouble?
+        public var totalEquity: FlexibleExactDecimal?
+        public var totalCash: FlexibleExactDecimal?
+        public var marketValue: FlexibleExactDecimal?
+        public var longMarketValue: FlexibleExactDecimal?
+        public var shortMarketValue: FlexibleExactDecimal?
+        public var openProfitLoss: FlexibleExactDecimal?
+        public var closeProfitLoss: FlexibleExactDecimal?
+        public var pendingCash: FlexibleExactDecimal?
+        public var unclearedFunds: FlexibleExactDecimal?
         public var margin: MarginBalances?
         public var cash: CashBalances?
         public var patternDayTrader: MarginBalances?
@@ -37,12 +39,12 @@ public struct TradierBalancesEnvelope: Decodable, Sendable {
     }
 
     public struct MarginBalances: Decodable, Sendable {
-        public var fedCall: FlexibleDouble?
-        public var maintenanceCall: FlexibleDouble?
-        public var optionBuyingPower: FlexibleDouble?
-        public var stockBuyingPower: FlexibleDouble?
-        public var stockShortValue: FlexibleDouble?
-        public var sweep: FlexibleDouble?
+        public var fedCall: FlexibleExactDecimal?
+        public var maintenanceCall: FlexibleExactDecimal?
+        public var optionBuyingPower: FlexibleExactDecimal?
+        public var stockBuyingPower: FlexibleExactDecimal?
+        public var stockShortValue: FlexibleExactDecimal?
+        public var sweep: FlexibleExactDecimal?
 
         enum CodingKeys: String, CodingKey {
             case sweep
@@ -55,9 +57,9 @@ public struct TradierBalancesEnvelope: Decodable, Sendable {
     }
 
     public struct CashBalances: Decodable, Sendable {
-        public var cashAvailable: FlexibleDouble?
-        public var sweep: FlexibleDouble?
-        public var unsettledFunds: FlexibleDouble?
+        public var cashAvailable: FlexibleExactDecimal?
+        public var sweep: FlexibleExactDecimal?
+        public var unsettledFunds: FlexibleExactDecimal?
 
         enum CodingKeys: String, CodingKey {
             case sweep

@@ -3,33 +3,49 @@ import Foundation
 import Networking
 import TextSafety
 
-/// Tradier's REST API as quotes, balances and a credential check (reference §1). Quotes are polled:
-/// symbols go in batches of `maxSymbolsPerRequest`, a few batches at a time.
-public struct TradierBroker: QuoteService, AccountService, AuthService {
+/// Tradier's REST API as quotes, balances, a credential check, positions and orders (reference §1, §8.2).
+/// Quotes are polled: symbols go in batches of `maxSymbolsPerRequest`, a few batches at a time. The one
+/// provider of Tradier's capabilities: it lists the trading primitives (`servicer`, `factory`,
+/// `liveTradingGuard`, `now`, `accountID`) that `TradierTradingStack` implements positions and orders over.
+public struct TradierBroker: QuoteService, AccountService, AuthService, TradierTradingStack {
     public static let branding = ServiceBranding(id: "tradier", name: "Tradier", glyph: "T", color: .blue)
     /// Tradier publishes no limit for the GET form; 100 keeps the URL far below common 8 KB caps.
     public static let maxSymbolsPerRequest = 100
     /// Requests in flight at once: Tradier counts 120 (sandbox 60) market-data requests a minute per token.
     static let maxConcurrentRequests = 4
 
+    /// Hosts of the live (real-money) API.
+    public static let liveTradingHosts: Set<String> = [TradierRequestFactory.productionURL.host ?? "api.tradier.com"]
+
     public var branding: ServiceBranding { Self.branding }
     public let factory: TradierRequestFactory
-    private let servicer: any RequestServicer
+    public let servicer: any RequestServicer
+    public let liveTradingGuard: LiveTradingGuard
+    public let now: @Sendable () -> Date
+    public let accountID: String?
     private let gate: BrokerRequestGate
-    private let now: @Sendable () -> Date
 
-    /// `now` stamps quotes that carry no trade date and dates `X-Ratelimit-Expiry`; tests inject it.
-    /// Every quote request goes through `gate`, the broker's one market-data budget and 429 pause (the
-    /// composition root builds it with Tradier's documented limit). Profile and balances are not gated:
-    /// Tradier counts them in another category (reference §1.4).
+    /// `now` stamps quotes that carry no trade date and orders Tradier acknowledges without one, and dates
+    /// `X-Ratelimit-Expiry`; tests inject it. Every quote request goes through `gate`, the broker's one
+    /// market-data budget and 429 pause (the composition root builds it with Tradier's documented limit).
+    /// Profile, balances, positions and orders are not gated: Tradier counts them in other categories
+    /// (reference §1.4).
+    ///
+    /// `accountID` is the account positions and orders are in; nil for the profile's only account.
+    /// Orders (place, modify, cancel) go to the sandbox when `context.environment` is `.sandbox`; in
+    /// `.production`, or to `api.tradier.com` by any route, they are refused with `.liveTradingNotAllowed`,
+    /// nothing sent, unless `liveTrading` is `.allowed`.
     public init(
         context: ServiceContext, credentials: TradierCredentials, gate: BrokerRequestGate = BrokerRequestGate(),
-        now: @escaping @Sendable () -> Date = Date.init
+        accountID: String? = nil, liveTrading: LiveTrading = .notAllowed, now: @escaping @Sendable () -> Date = Date.init
     ) {
         let baseURL = context.baseURL(
             for: Self.branding.id, production: TradierRequestFactory.productionURL, sandbox: TradierRequestFactory.sandboxURL)
         self.factory = TradierRequestFactory(baseURL: baseURL, credentials: credentials, userAgent: context.userAgent)
         self.servicer = context.servicer
+        self.liveTradingGuard = LiveTradingGuard(
+            brokerID: Self.branding.id, environment: context.environment, liveTrading: liveTrading, liveHosts: Self.liveTradingHosts)
+        self.accountID = accountID.flatMap { $0.isEmpty ? nil : $0 }
         self.gate = gate
         self.now = now
     }
@@ -148,21 +164,9 @@ public struct TradierBroker: QuoteService, AccountService, AuthService {
         return envelope
     }
 
-    /// Sends through the context's servicer. Statuses map as for every broker, except that a 4xx
-    /// carrying Tradier's `errors`/`fault` JSON keeps that message rather than a raw excerpt.
+    /// Sends through the one servicer. Statuses map as for every broker, except that a 4xx carrying
+    /// Tradier's `errors`/`fault` JSON keeps that message rather than a raw excerpt (`TradierExchange`).
     private func perform<Response>(_ built: Result<Request<Response>, RequestConstructionError>) async throws(BrokerError) -> Response {
-        let request: Request<Response>
-        switch built {
-        case .success(let value): request = value
-        case .failure(let error): throw error.brokerError
-        }
-        let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
-        if let error = HTTPStatusMapping.error(for: response, credentialHint: request.credentialHint, now: now()) {
-            if case .badResponse = error, let message = TradierResponseDecoding.errorMessage(in: response) {
-                throw .badResponse("\(Self.branding.id): HTTP \(response.status): \(message)")
-            }
-            throw error
-        }
-        return try request.decode(response)
+        try await exchange.perform(built)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Networking
+import TextSafety
 
 /// Builds Tradier's REST requests (reference §1). Pure: no I/O, so every header and query is testable.
 /// Checks run in this order: base URL, credentials, then the endpoint's own inputs.
@@ -83,6 +84,95 @@ public struct TradierRequestFactory: Sendable {
         }
     }
 
+    /// `GET /v1/accounts/{id}/positions`.
+    public func positions(accountID: String) -> Result<Request<TradierPositionsEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            return try request(base: base, path: try Self.accountPath(accountID) + "/positions", query: [], token: token)
+        }
+    }
+
+    /// `GET /v1/accounts/{id}/orders?includeTags=true`: the account's orders of the current session (what
+    /// Tradier lists without paging parameters), each with the `tag` it was placed with.
+    public func orders(accountID: String) -> Result<Request<TradierOrdersEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            return try request(
+                base: base, path: try Self.accountPath(accountID) + "/orders",
+                query: [URLQueryItem(name: "includeTags", value: "true")], token: token)
+        }
+    }
+
+    /// `GET /v1/accounts/{id}/orders/{order_id}?includeTags=true`: one order.
+    public func order(accountID: String, id: OrderID) -> Result<Request<TradierOrderEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            return try request(
+                base: base, path: try Self.orderPath(accountID: accountID, id: id),
+                query: [URLQueryItem(name: "includeTags", value: "true")], token: token)
+        }
+    }
+
+    /// `POST /v1/accounts/{id}/orders` with `TradierOrderForm.place`'s form.
+    public func placeOrder(accountID: String, _ order: OrderRequest) -> Result<Request<TradierOrderAckEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            let form = try TradierOrderForm.place(order).get()
+            return try orderChange(request(base: base, path: try Self.accountPath(accountID) + "/orders", query: [], token: token, method: "POST", form: form))
+        }
+    }
+
+    /// `PUT /v1/accounts/{id}/orders/{order_id}` with `TradierOrderForm.modify`'s form.
+    public func modifyOrder(accountID: String, id: OrderID, _ order: OrderRequest) -> Result<Request<TradierOrderAckEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            return try orderChange(request(
+                base: base, path: try Self.orderPath(accountID: accountID, id: id), query: [], token: token, method: "PUT",
+                form: TradierOrderForm.modify(order)))
+        }
+    }
+
+    /// `DELETE /v1/accounts/{id}/orders/{order_id}`.
+    public func cancelOrder(accountID: String, id: OrderID) -> Result<Request<TradierOrderAckEnvelope>, RequestConstructionError> {
+        Result { () throws(RequestConstructionError) in
+            let base = try validBaseURL()
+            let token = try requiredToken()
+            return try orderChange(request(base: base, path: try Self.orderPath(accountID: accountID, id: id), query: [], token: token, method: "DELETE"))
+        }
+    }
+
+    /// `request` reading its 200 as an answer to an order change: an `errors` body inside it is the order
+    /// refused (reference §1.4: downstream systems report problems as `errors` with HTTP 200).
+    private func orderChange(_ request: Request<TradierOrderAckEnvelope>) -> Request<TradierOrderAckEnvelope> {
+        Request(urlRequest: request.urlRequest, secretNames: request.secretNames, credentialHint: request.credentialHint) {
+            response throws(BrokerError) in
+            if let message = TradierResponseDecoding.errorMessage(in: response) { throw TradierExchange.orderRefusal(message) }
+            return try WireDecoding.decode(TradierOrderAckEnvelope.self, from: response, broker: Self.brokerID)
+        }
+    }
+
+    /// `/v1/accounts/{id}`, the id percent-encoded; an empty id, `.` or `..` is refused.
+    static func accountPath(_ accountID: String) throws(RequestConstructionError) -> String {
+        guard let segment = BrokerURL.pathSegment(accountID) else {
+            throw .invalidOrder(reason: "account \"\(VisibleText.escaped(String(accountID.prefix(40))))\" is not a Tradier account number")
+        }
+        return "/v1/accounts/" + segment
+    }
+
+    /// `/v1/accounts/{id}/orders/{order_id}`. An empty order id is refused: the path would name the
+    /// account's order list.
+    static func orderPath(accountID: String, id: OrderID) throws(RequestConstructionError) -> String {
+        guard let segment = BrokerURL.pathSegment(id.rawValue) else {
+            throw .invalidOrder(reason: "order id \"\(VisibleText.escaped(String(id.rawValue.prefix(40))))\" is not one Tradier issued")
+        }
+        return try accountPath(accountID) + "/orders/" + segment
+    }
+
     static func decodeStreamSession(_ response: HTTPResponse) throws(BrokerError) -> TradierStreamSessionEnvelope {
         if let message = TradierResponseDecoding.errorMessage(in: response) {
             throw .badResponse("\(brokerID): \(message)")
@@ -106,12 +196,16 @@ public struct TradierRequestFactory: Sendable {
         return token
     }
 
+    /// `form`, when given, is the body, sent as `application/x-www-form-urlencoded` (reference §1.1).
     private func request<Response: Decodable & Sendable>(
-        base: URL, path: String, query: [URLQueryItem], token: String, method: String = "GET"
+        base: URL, path: String, query: [URLQueryItem], token: String, method: String = "GET", form: Data? = nil
     ) throws(RequestConstructionError) -> Request<Response> {
         var urlRequest = URLRequest(url: try BrokerURL.join(base: base, path: path, query: query).get())
         urlRequest.httpMethod = method
-        if method == "POST" {
+        if let form {
+            urlRequest.httpBody = form
+            urlRequest.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        } else if method == "POST" {
             // An empty POST: some clients must say so by hand (reference §1.1).
             urlRequest.httpBody = Data()
             urlRequest.setValue("0", forHTTPHeaderField: "Content-Length")

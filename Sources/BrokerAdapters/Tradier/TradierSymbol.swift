@@ -8,4 +8,9 @@ public enum TradierSymbol {
     public static func wire(_ symbol: String) -> String {
         symbol.replacingOccurrences(of: ".", with: "/")
     }
+
+    /// The usual spelling of a symbol Tradier wrote (`BRK/B` → `BRK.B`), for orders and positions read back.
+    public static func domain(_ wire: String) -> String {
+        wire.replacingOccurrences(of: "/", with: ".")
+    }
 }

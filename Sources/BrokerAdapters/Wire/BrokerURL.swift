@@ -30,4 +30,14 @@ enum BrokerURL {
             return .success(url)
         }
     }
+
+    /// `text` as one percent-encoded path segment (`/` and `;` encoded too, so an id cannot add a segment),
+    /// or nil for text that would not name a resource of its own: empty, `.` or `..`. For ids the broker
+    /// issued (orders, accounts) that go into a path.
+    static func pathSegment(_ text: String) -> String? {
+        guard !text.isEmpty, text != ".", text != ".." else { return nil }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/;%")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed)
+    }
 }

@@ -10,11 +10,19 @@ extension CommandLineArguments {
           commonbroker [--demo] [--config PATH] [--symbols LIST] [--no-color]
                        [--env production|sandbox] [--record DIR | --replay DIR]
           commonbroker print [--json] [same options]
+          commonbroker print positions|orders [--json|--csv] [same options]
+          commonbroker import lots FILE.csv [--again]
           commonbroker --help | --version
 
         COMMANDS
           (none)            Open the interactive watchlist.
           print             Fetch one round of quotes, print them and exit.
+          print positions   Every position at every trading broker (and the holdings
+                            kept elsewhere), valued at a fresh quote, with totals.
+          print orders      Every order at every trading broker, open ones first.
+          import lots FILE  Add the lots in a CSV file to the book of holdings kept
+                            elsewhere, shown with the positions; all or nothing:
+                            a file with errors imports nothing (see LOTS below).
 
         OPTIONS
           --demo            Use only the built-in demo brokers (no account, no network).
@@ -28,6 +36,8 @@ extension CommandLineArguments {
                             secrets redacted (to replay later or attach to a bug).
           --replay DIR      Answer from the recordings in DIR instead of the network.
           --json            With print: write JSON instead of a table.
+          --csv             With print positions or orders: write CSV.
+          --again           With import lots: import a file imported before.
           -h, --help        Show this help.
           --version         Show the version.
           Options with a value also accept the form --option=value.
@@ -46,6 +56,16 @@ extension CommandLineArguments {
                                    pollIntervalSeconds, and for each broker:
         \(brokerLines)
 
+        LOTS (import lots)
+          A CSV file (UTF-8, RFC 4180 quoting) whose first line names the columns, in
+          any order and any case: date, symbol, quantity, price, and optionally fees
+          and broker; then one lot a line: 2024-03-15,AAPL,10,150.25,1.00,Fidelity IRA
+          date      the trade day, YYYY-MM-DD
+          quantity  shares: positive when bought, negative when sold
+          price     per share; fees: paid on top (empty is 0); plain decimals only,
+                    no $ or thousands separators
+          broker    where the shares are held, a label of up to 32 characters
+
         ENVIRONMENT
           NO_COLOR                 if set and not empty, draw without colors
           XDG_CONFIG_HOME          base of the config directory (default ~/.config)
@@ -57,7 +77,8 @@ extension CommandLineArguments {
           ~/.config/commonbroker/config.json
                     the configuration (under $XDG_CONFIG_HOME if that is set)
           ~/.local/state/commonbroker/
-                    the watchlist as edited in the app (under $XDG_STATE_HOME if set)
+                    the watchlist as edited in the app (under $XDG_STATE_HOME if set),
+                    and holdings.json, the lots imported with import lots
 
         """
     }

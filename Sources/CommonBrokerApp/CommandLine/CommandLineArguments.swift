@@ -2,11 +2,11 @@ import Domain
 import TextSafety
 
 /// Parses `commonbroker [print [--json]] [--demo] [--config PATH] [--symbols LIST] [--no-color]
-/// [--env production|sandbox] [--record DIR | --replay DIR]`,
+/// [--env production|sandbox] [--record DIR | --replay DIR]`, `commonbroker import lots FILE [--again]`,
 /// plus `--help`/`-h` and `--version`. Options with a value take it as the next argument or after `=`.
 public enum CommandLineArguments {
     static let helpReminder = "see commonbroker --help"
-    static let flagOptions = ["--demo", "--no-color", "--json", "--help", "-h", "--version"]
+    static let flagOptions = ["--demo", "--no-color", "--json", "--csv", "--help", "-h", "--version", "--again"]
     static let valueOptions = ["--config", "--symbols", "--env", "--record", "--replay"]
 
     /// `arguments` excludes the program name: pass `CommandLine.arguments.dropFirst()`.
@@ -28,6 +28,16 @@ public enum CommandLineArguments {
         var options = RunOptions()
         var isPrint = false
         var json = false
+        var csv = false
+        /// `print positions` or `print orders`.
+        var portfolio: PortfolioReport.Kind?
+        /// `import`, then `lots`, then the file: each set as its word is read.
+        var isImport = false
+        var importsLots = false
+        var importFile: String?
+        var again = false
+        /// The first option given that belongs to the watchlist and print, to refuse it with import.
+        var runOption: String?
 
         init(arguments: [String]) {
             self.arguments = arguments
@@ -52,6 +62,27 @@ public enum CommandLineArguments {
             if json && !isPrint {
                 throw UsageError("--json only applies to the print command: commonbroker print --json")
             }
+            if csv && portfolio == nil {
+                throw UsageError("--csv only applies to print positions and print orders: commonbroker print positions --csv")
+            }
+            if csv && json {
+                throw UsageError("--json and --csv cannot be combined: pick one format")
+            }
+            if again && !isImport {
+                throw UsageError("--again only applies to importing lots: commonbroker import lots FILE.csv --again")
+            }
+            if isImport {
+                guard importsLots, let importFile else {
+                    throw UsageError("import needs what and from where: commonbroker import lots FILE.csv")
+                }
+                if let runOption {
+                    throw UsageError("option '\(runOption)' does not apply to import lots, which takes a file and --again")
+                }
+                return .importLots(file: importFile, again: again)
+            }
+            if let portfolio {
+                return .printPortfolio(options, portfolio, json ? .json : csv ? .csv : .table)
+            }
             return isPrint ? .print(options, json: json) : .run(options)
         }
 
@@ -69,6 +100,9 @@ public enum CommandLineArguments {
             if CommandLineArguments.flagOptions.contains(name), inlineValue != nil {
                 throw UsageError("option '\(name)' takes no value; \(CommandLineArguments.helpReminder)")
             }
+            if runOption == nil, !["--help", "-h", "--version", "--again"].contains(name) {
+                runOption = name
+            }
             switch name {
             case "--help", "-h":
                 return .help
@@ -80,6 +114,10 @@ public enum CommandLineArguments {
                 options.noColor = true
             case "--json":
                 json = true
+            case "--csv":
+                csv = true
+            case "--again":
+                again = true
             case "--config":
                 if options.configPath != nil {
                     throw UsageError("option '--config' is given more than once; pass a single config file")
@@ -141,13 +179,38 @@ public enum CommandLineArguments {
         }
 
         private mutating func positional(_ argument: String) throws(UsageError) {
+            if isImport {
+                try importPositional(argument)
+                return
+            }
             let isFirstPositional = !isPrint
             switch argument {
             case "print" where isFirstPositional:
                 isPrint = true
+            case "import" where isFirstPositional:
+                isImport = true
+            case "positions" where isPrint && portfolio == nil:
+                portfolio = .positions
+            case "orders" where isPrint && portfolio == nil:
+                portfolio = .orders
             default:
-                let hint = isFirstPositional ? "the only command is print" : "print takes no arguments"
+                let hint = isFirstPositional ? "the commands are print and import lots" : "print takes positions or orders, or nothing for quotes"
                 throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; \(hint); \(CommandLineArguments.helpReminder)")
+            }
+        }
+
+        /// `lots`, then the file; a file named like an option goes after `--`.
+        private mutating func importPositional(_ argument: String) throws(UsageError) {
+            if !importsLots {
+                guard argument == "lots" else {
+                    throw UsageError("cannot import '\(VisibleText.escaped(argument))': the one thing to import is lots: commonbroker import lots FILE.csv")
+                }
+                importsLots = true
+            } else if importFile == nil {
+                guard !argument.isEmpty else { throw UsageError("import lots needs a file name: commonbroker import lots FILE.csv") }
+                importFile = argument
+            } else {
+                throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; import lots takes one file; \(CommandLineArguments.helpReminder)")
             }
         }
     }

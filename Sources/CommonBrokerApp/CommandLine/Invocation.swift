@@ -6,6 +6,11 @@ public enum Invocation: Sendable, Equatable {
     case run(RunOptions)
     /// One round of quotes printed to standard output, as a table or as JSON.
     case print(RunOptions, json: Bool)
+    /// `print positions|orders [--json|--csv]`: every trading broker's positions or orders, for scripts.
+    case printPortfolio(RunOptions, PortfolioReport.Kind, PortfolioReport.Format)
+    /// `import lots FILE [--again]`: add the lots of a CSV file to the holdings book; `again` imports a
+    /// file whose bytes were imported before.
+    case importLots(file: String, again: Bool)
     /// Hidden: the paper broker under a burst of orders, for the kill -9 end-to-end test.
     case paperStress(PaperStressOptions)
 }

@@ -34,6 +34,7 @@ enum InteractiveCommand {
             onKey: { input.yield(.key($0)) },
             onResize: { input.yield(.resize($0)) }
         )
+        let desk = await TradingDesk.start(app)
         let runtime = AppRuntime(
             state: AppState(
                 brokers: app.hub.brokers,
@@ -44,13 +45,17 @@ enum InteractiveCommand {
                     securityWarning: app.securityWarning,
                     staleAfter: TimeInterval(app.config.staleAfterSeconds),
                     highlightFor: Double(app.config.highlightMilliseconds) / 1000,
-                    accountBrokers: app.accountServices.map(\.branding)
+                    accountBrokers: app.accountServices.map(\.branding),
+                    tradingBrokers: desk.brokers,
+                    holdingsSources: [app.holdings.branding]
                 ),
-                initialMessages: app.notes,
+                initialMessages: app.notes + desk.notes,
                 terminalSize: session.size
             ),
             feed: app.hub,
             accountServices: app.accountServices,
+            trading: desk.services,
+            activity: desk.activity,
             watchlist: app.watchlist,
             // Quitting stops the session; the wait below sees it.
             quit: { session.stop() },
@@ -64,6 +69,7 @@ enum InteractiveCommand {
             try session.start()
         } catch {
             StandardError.write("commonbroker: \(error)")
+            await desk.stop()
             await app.hub.shutdown()
             return 1
         }
@@ -100,6 +106,7 @@ enum InteractiveCommand {
             return first
         }
         await runtime.stop()
+        await desk.stop()
         await app.hub.shutdown()
         return status
     }

@@ -20,6 +20,18 @@ struct AppComposition {
     /// Things the user should know at start: a corrupt watchlist moved aside, a config warning.
     let notes: [StatusMessage]
     let colorEnabled: Bool
+    /// Where the watchlist, the paper ledger and the holdings book live.
+    let stateDirectory: String
+    /// Real brokers that take orders (sandbox or paper environments unless `trading.allowLive`).
+    let tradingBrokers: [RealTradingBroker]
+    /// Lots imported with `commonbroker import lots`, shown on the positions screen.
+    let holdings: ManualHoldings
+
+    /// A real broker that trades, as the trading desk takes it.
+    struct RealTradingBroker {
+        let broker: TradingBroker
+        let services: TradingServices
+    }
 
     struct StartupError: Error, CustomStringConvertible {
         let description: String
@@ -95,7 +107,10 @@ struct AppComposition {
             isDemo: showDemo,
             securityWarning: securityWarning,
             notes: notes,
-            colorEnabled: config.usesColor(noColorOption: options.noColor, environment: environment)
+            colorEnabled: config.usesColor(noColorOption: options.noColor, environment: environment),
+            stateDirectory: paths.stateDirectory,
+            tradingBrokers: real.compactMap(\.trading),
+            holdings: ManualHoldings(file: ManualHoldingsFile(directory: URL(fileURLWithPath: paths.stateDirectory)))
         )
     }
 }

@@ -1,6 +1,7 @@
 import BrokerAdapters
 import Domain
 import Foundation
+import Interactors
 import Networking
 
 /// Builds the real brokers the config enables: one `ServiceContext` each (environment, base URL, the one
@@ -13,6 +14,8 @@ struct BrokerAssembly {
         var quoteService: any QuoteService
         var accountService: (any AccountService)?
         var stream: AnyStreamingQuoteService
+        /// Orders and positions, for brokers whose API takes them.
+        var trading: AppComposition.RealTradingBroker? = nil
     }
 
     /// Documented request budgets (reference §1.4, §2.4, §3.1, §4.1), kept a little under the limit.
@@ -91,14 +94,24 @@ struct BrokerAssembly {
 
             let quotes: any QuoteService
             var accounts: (any AccountService)?
+            var trading: AppComposition.RealTradingBroker?
+            let liveTrading = LiveTrading(allowLive: config.trading.allowLive)
+            // Orders reach a real account only in production, and only when the config allows it.
+            let tradesLive = deployment == .production && config.trading.allowLive && section.baseURL == nil
+            func trades(_ broker: some OrderService & PositionService & AccountService) -> AppComposition.RealTradingBroker {
+                AppComposition.RealTradingBroker(
+                    broker: TradingBroker(branding: broker.branding, isLive: tradesLive),
+                    services: TradingServices(orders: broker, positions: broker, accounts: broker))
+            }
             var stream: AnyStreamingQuoteService?
             var streamURL: URL?
             switch section.id {
             case "tradier":
                 let credentials = TradierCredentials(token: secret("token"), tokenVariable: variable("token", "TRADIER_TOKEN"))
-                let broker = TradierBroker(context: context, credentials: credentials, gate: gate)
+                let broker = TradierBroker(context: context, credentials: credentials, gate: gate, liveTrading: liveTrading)
                 quotes = broker
                 accounts = broker
+                trading = trades(broker)
                 if streams {
                     let service = TradierStreamService(connector: connector, url: section.streamURL, context: context, credentials: credentials)
                     stream = AnyStreamingQuoteService(service)
@@ -110,9 +123,10 @@ struct BrokerAssembly {
                     keyIDVariable: variable("keyId", "APCA_API_KEY_ID"),
                     secretKeyVariable: variable("secretKey", "APCA_API_SECRET_KEY"),
                     feed: section.choice("feed") ?? "iex")
-                let broker = AlpacaBroker(context: context, credentials: credentials, gate: gate)
+                let broker = AlpacaBroker(context: context, credentials: credentials, gate: gate, liveTrading: liveTrading)
                 quotes = broker
                 accounts = broker
+                trading = trades(broker)
                 if streams {
                     let restBase = section.baseURL ?? (deployment == .sandbox ? AlpacaRequestFactory.dataSandboxURL : AlpacaRequestFactory.dataProductionURL)
                     let url = section.streamURL ?? AlpacaStreamService.url(forBaseURL: restBase, feed: credentials.feed)
@@ -141,7 +155,7 @@ struct BrokerAssembly {
             if let streamURL, let warning = unencryptedWarning(streamURL, broker: section.id) { warnings.append(warning) }
             // The broker paces itself through its gate; a limiter of the poller's own would count twice.
             let upstream = stream ?? AnyStreamingQuoteService(PollingQuoteStream(service: quotes, settings: polling, rateLimiter: nil))
-            return Broker(quoteService: quotes, accountService: accounts, stream: upstream)
+            return Broker(quoteService: quotes, accountService: accounts, stream: upstream, trading: trading)
         }
         return (brokers, notes, warnings)
     }

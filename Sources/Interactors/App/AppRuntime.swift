@@ -119,19 +119,19 @@ public actor AppRuntime {
         case .fetchPortfolio:
             fetchPortfolio()
         case .placeOrder(let brokerID, let request):
-            guard let services = trading[brokerID] else {
+            guard let orders = trading[brokerID]?.orders else {
                 return .orderPlaced(brokerID: brokerID, request, .failure(.orderRejected(reason: "\(brokerID) does not take orders")))
             }
             Task { [weak self] in
-                let result = await TradingServices.place(request, at: services.orders)
+                let result = await TradingServices.place(request, at: orders)
                 await self?.send(.orderPlaced(brokerID: brokerID, request, result))
             }
         case .cancelOrder(let brokerID, let id):
-            guard let services = trading[brokerID] else {
+            guard let orders = trading[brokerID]?.orders else {
                 return .orderCancelled(brokerID: brokerID, id, .failure(.orderRejected(reason: "\(brokerID) does not take orders")))
             }
             Task { [weak self] in
-                let result = await TradingServices.cancel(id, at: services.orders)
+                let result = await TradingServices.cancel(id, at: orders)
                 await self?.send(.orderCancelled(brokerID: brokerID, id, result))
             }
         case .bell:

@@ -46,6 +46,8 @@ public struct AppState: Sendable {
     private var portfolioAskedAt: Date?
     /// Orders sent this run, for client order ids.
     private var ordersSent = 0
+    /// The time of the last event, for what the view derives from the date (today's P&L).
+    private var viewTime = Date.distantPast
 
     /// What does not change while the app runs.
     public struct Settings: Sendable {
@@ -60,13 +62,15 @@ public struct AppState: Sendable {
         public var accountBrokers: [ServiceBranding]
         /// Brokers orders can go to, paper first when it runs.
         public var tradingBrokers: [TradingBroker]
+        /// Sources of positions that take no orders (holdings kept elsewhere), shown on the positions screen.
+        public var holdingsSources: [ServiceBranding]
         /// How often open trading screens ask for the portfolio again.
         public var portfolioRefresh: TimeInterval
 
         public init(
             isDemo: Bool, isSaved: Bool = true, securityWarning: String? = nil, staleAfter: TimeInterval = 30,
             highlightFor: TimeInterval = 1, accountBrokers: [ServiceBranding] = [], tradingBrokers: [TradingBroker] = [],
-            portfolioRefresh: TimeInterval = 5
+            holdingsSources: [ServiceBranding] = [], portfolioRefresh: TimeInterval = 5
         ) {
             self.isDemo = isDemo
             self.isSaved = isSaved
@@ -75,6 +79,7 @@ public struct AppState: Sendable {
             self.highlightFor = highlightFor
             self.accountBrokers = accountBrokers
             self.tradingBrokers = tradingBrokers
+            self.holdingsSources = holdingsSources
             self.portfolioRefresh = portfolioRefresh
         }
 
@@ -103,7 +108,7 @@ public struct AppState: Sendable {
         self.currentListName = book.lists[0].name
         self.settings = settings
         self.statuses = BrokerStatusStore(brokers: brokers)
-        self.portfolio = PortfolioStore(brokers: settings.tradingBrokers.map(\.branding))
+        self.portfolio = PortfolioStore(brokers: settings.tradingBrokers.map(\.branding) + settings.holdingsSources)
         self.terminalSize = terminalSize
         show(initialMessages)
         rebuildRows()
@@ -131,6 +136,7 @@ public struct AppState: Sendable {
     // MARK: - Update
 
     public mutating func update(_ event: AppEvent, at now: Date) -> [AppEffect] {
+        viewTime = now
         switch event {
         case .started:
             return followCurrentSymbols() + askForPortfolio(at: now)
@@ -351,7 +357,7 @@ public struct AppState: Sendable {
 
     /// Asks every trading broker for its portfolio, unless none trades.
     private mutating func askForPortfolio(at now: Date) -> [AppEffect] {
-        guard !settings.tradingBrokers.isEmpty else { return [] }
+        guard !portfolio.brokers.isEmpty else { return [] }
         portfolio.beginLoading()
         portfolioAskedAt = now
         return [.fetchPortfolio]
@@ -375,7 +381,7 @@ public struct AppState: Sendable {
         let name = brokerName(brokerID)
         switch order.status {
         case .filled, .partiallyFilled:
-            let price = order.averageFillPrice.map { " at \($0)" } ?? ""
+            let price = order.averageFillPrice.map { " at \($0.formatted(fractionDigits: max(PriceIncrement.usEquities.decimals(at: $0), min($0.significantFractionDigits, 4))))" } ?? ""
             say(.info, "\(name) filled \(order.filledQuantity) of \(OrderTicket.describe(order.request))\(price)", at: now)
         case .rejected(let reason):
             say(.warning, "\(name) rejected \(OrderTicket.describe(order.request)): \(reason)", at: now)
@@ -694,12 +700,14 @@ public struct AppState: Sendable {
         view.tradesLive = settings.tradesLive
         switch front {
         case .positions:
-            view.positions = PositionsSummary(portfolio: portfolio) { brokerID, symbol in livePrice(brokerID: brokerID, symbol: symbol) }
+            view.positions = PositionsSummary(portfolio: portfolio, todayStarted: Calendar.current.startOfDay(for: viewTime)) { brokerID, symbol in
+                livePrice(brokerID: brokerID, symbol: symbol)
+            }
         case .ticket(let ticket):
             let buyingPower = portfolio.portfolio(for: ticket.broker.branding.id)?.balances.first?.buyingPower
             view.ticketPreview = TicketPreview(
                 ticket: ticket, quote: livePrice(brokerID: ticket.broker.branding.id, symbol: ticket.symbol),
-                buyingPower: buyingPower.flatMap(ExactDecimal.init(approximating:)))
+                buyingPower: buyingPower)
         default:
             break
         }

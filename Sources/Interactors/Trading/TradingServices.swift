@@ -4,23 +4,27 @@ import Stores
 /// One trading broker's capabilities, as the runtime uses them: each effect reaches only the capability
 /// it needs (`place(_:at:)` takes `some OrderService`).
 public struct TradingServices: Sendable {
-    public let orders: any OrderService
+    /// Nil for a source of positions only (holdings kept elsewhere).
+    public let orders: (any OrderService)?
     public let positions: any PositionService
     /// Balances, where the broker reports them.
     public let accounts: (any AccountService)?
 
-    public init(orders: any OrderService, positions: any PositionService, accounts: (any AccountService)?) {
+    public init(orders: (any OrderService)?, positions: any PositionService, accounts: (any AccountService)?) {
         self.orders = orders
         self.positions = positions
         self.accounts = accounts
     }
 
-    public var branding: ServiceBranding { orders.branding }
+    public var branding: ServiceBranding { positions.branding }
 
     /// Positions, every order and the balances, asked at once; the first failure is the answer.
     public func portfolio() async -> Result<PortfolioSnapshot, BrokerError> {
         async let positions = Self.capture { () async throws(BrokerError) in try await self.positions.positions() }
-        async let orders = Self.capture { () async throws(BrokerError) in try await self.orders.orders(status: .all) }
+        async let orders = Self.capture { () async throws(BrokerError) -> [Order] in
+            guard let orders = self.orders else { return [] }
+            return try await orders.orders(status: .all)
+        }
         async let balances = Self.capture { () async throws(BrokerError) -> [AccountBalance] in
             guard let accounts = self.accounts else { return [] }
             return try await accounts.balances()

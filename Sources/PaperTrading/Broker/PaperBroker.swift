@@ -229,12 +229,10 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
         state.fills.filter { $0.time >= since }
     }
 
-    /// The one paper account. `AccountBalance` holds `Double`s: `account()` has the exact figures.
+    /// The one paper account, exact.
     public func balances() async throws(BrokerError) -> [AccountBalance] {
         let summary = account()
-        return [AccountBalance(
-            accountID: branding.id, cash: Double(summary.cash.description),
-            buyingPower: Double(summary.buyingPower.description), equity: Double(summary.equity.description))]
+        return [AccountBalance(accountID: branding.id, cash: summary.cash, buyingPower: summary.buyingPower, equity: summary.equity)]
     }
 
     /// Cash, equity, buying power and P&L, exact.

@@ -200,7 +200,7 @@ import Testing
     @Test func balancesAndIdentityFromTheTradingAccount() async throws {
         let servicer = try routes()
         let alpaca = broker(servicer)
-        #expect(try await alpaca.balances() == [AccountBalance(accountID: "PA3X7NR2QYB5", cash: 131_056.816, buyingPower: 262_113.632, equity: 131_056.816)])
+        #expect(try await alpaca.balances() == [AccountBalance(accountID: "PA3X7NR2QYB5", cash: exactDecimal("131056.816"), buyingPower: exactDecimal("262113.632"), equity: exactDecimal("131056.816"))])
         #expect(try await alpaca.validateCredentials() == "PA3X7NR2QYB5")
         #expect(servicer.requests.map { $0.url?.absoluteString } == Array(repeating: "https://api.alpaca.markets/v2/account", count: 2))
     }

@@ -136,10 +136,11 @@ import Testing
         #expect(account.accountNumber == "PA3X7NR2QYB5")
         #expect(account.status == "ACTIVE")
         #expect(account.currency == "USD")
-        #expect(account.cash == 131_056.816)
-        #expect(account.buyingPower == 262_113.632)
-        #expect(account.equity == 131_056.816)
-        #expect(account.portfolioValue == 131_056.816)
+        // Exact to the last digit Alpaca printed: the strings go straight into ExactDecimal.
+        #expect(account.cash == exactDecimal("131056.816"))
+        #expect(account.buyingPower == exactDecimal("262113.632"))
+        #expect(account.equity == exactDecimal("131056.816"))
+        #expect(account.portfolioValue == exactDecimal("131056.816"))
         #expect(account.displayName == "PA3X7NR2QYB5")
     }
 
@@ -148,7 +149,7 @@ import Testing
             AlpacaAccount.self,
             from: Data(#"{"id":"abc","account_number":"","cash":12.5,"buying_power":null,"equity":" 7 "}"#.utf8)
         )
-        #expect(account.cash == 12.5)
+        #expect(account.cash == exactDecimal("12.5"))
         #expect(account.buyingPower == nil)
         #expect(account.equity == 7)
         #expect(account.portfolioValue == nil)

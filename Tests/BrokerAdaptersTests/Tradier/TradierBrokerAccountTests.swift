@@ -13,7 +13,7 @@ import Testing
     @Test func oneMarginAccount() async throws {
         let servicer = try FixtureRoutesServicer(broker: "tradier")
         let balances = try await broker(servicer).balances()
-        #expect(balances == [AccountBalance(accountID: "6YA05708", cash: 14_930.36, buyingPower: 12_893.21, equity: 17_798.36)])
+        #expect(balances == [AccountBalance(accountID: "6YA05708", cash: exactDecimal("14930.36"), buyingPower: exactDecimal("12893.21"), equity: exactDecimal("17798.36"))])
         #expect(servicer.sent.map(\.url) == [
             "https://api.tradier.com/v1/user/profile", "https://api.tradier.com/v1/accounts/6YA05708/balances",
         ])
@@ -22,8 +22,8 @@ import Testing
     @Test func marginAndCashAccountsInProfileOrder() async throws {
         let balances = try await broker(try FixtureRoutesServicer(broker: "tradier"), token: "test-token-2").balances()
         #expect(balances == [
-            AccountBalance(accountID: "6YA05708", cash: 14_930.36, buyingPower: 12_893.21, equity: 17_798.36),
-            AccountBalance(accountID: "6YA05709", cash: 3_985.2, buyingPower: 3_741.06, equity: 5_120.44),
+            AccountBalance(accountID: "6YA05708", cash: exactDecimal("14930.36"), buyingPower: exactDecimal("12893.21"), equity: exactDecimal("17798.36")),
+            AccountBalance(accountID: "6YA05709", cash: exactDecimal("3985.2"), buyingPower: exactDecimal("3741.06"), equity: exactDecimal("5120.44")),
         ])
     }
 

@@ -17,11 +17,14 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: TradierFixtures.data("routes.json")) as? [String: Any])
         #expect((object["//"] as? String)?.contains("XML") == true)
         let routes = try #require(object["routes"] as? [[String: Any]])
-        #expect(routes.count == 33)
+        #expect(routes.count == 52)
         for route in routes {
             let name = route["name"] as? String ?? "?"
-            // Only the stream session is a POST (reference §1.5).
-            #expect(route["method"] as? String == ((route["path"] as? String) == "/v1/markets/events/session" ? "POST" : "GET"), "\(name)")
+            let path = route["path"] as? String ?? ""
+            // Reads are GETs; the stream session (reference §1.5) and order changes (§8.2) are not.
+            let isOrderChange = path.hasPrefix("/v1/accounts/") && path.contains("/orders")
+            let methods: Set<String> = path == "/v1/markets/events/session" ? ["POST"] : isOrderChange ? ["GET", "POST", "PUT", "DELETE"] : ["GET"]
+            #expect(methods.contains(route["method"] as? String ?? ""), "\(name)")
             #expect((route["path"] as? String)?.hasPrefix("/v1/") == true, "\(name)")
             #expect(route["status"] is Int, "\(name)")
             if let file = route["bodyFile"] as? String {
@@ -37,8 +40,9 @@ import Testing
         let inTurn = Set(((object["routes"] as? [[String: Any]]) ?? []).flatMap { route in
             ((route["responses"] as? [[String: Any]]) ?? []).compactMap { $0["bodyFile"] as? String }
         })
-        let files = try FileManager.default.contentsOfDirectory(atPath: TradierFixtures.directory.path).filter { $0 != "routes.json" }
-        #expect(files.count == 15)
+        let files = try FileManager.default.contentsOfDirectory(atPath: TradierFixtures.directory.path)
+            .filter { $0 != "routes.json" && $0 != "README.md" }
+        #expect(files.count == 27)
         for file in files {
             let body = try TradierFixtures.data(file)
             #expect(routes.routes.contains { $0.body == body } || inTurn.contains(file), "\(file) is served by no route")
@@ -62,6 +66,14 @@ import Testing
         #expect(routes.route(for: try factory.profile().get().urlRequest)?.name == "profile")
         #expect(routes.route(for: try factory.balances(accountID: "6YA05708").get().urlRequest)?.name == "balances-margin")
         #expect(routes.route(for: try factory.streamSession().get().urlRequest)?.name == "stream-session")
+        #expect(routes.route(for: try factory.positions(accountID: "6YA05708").get().urlRequest)?.name == "positions")
+        #expect(routes.route(for: try factory.positions(accountID: "VA000001").get().urlRequest)?.name == "positions-null: none is the string \"null\"")
+        #expect(routes.route(for: try factory.orders(accountID: "6YA05708").get().urlRequest)?.name == "orders")
+        #expect(routes.route(for: try factory.order(accountID: "6YA05708", id: OrderID("228175")).get().urlRequest)?.name == "order 228175")
+        let order = try OrderRequest(symbol: "AAPL", side: .buy, quantity: 1, type: .market, timeInForce: .day, clientOrderID: ClientOrderID("c-1"))
+        #expect(routes.route(for: try factory.placeOrder(accountID: "6YA05708", order).get().urlRequest)?.name == "place-order")
+        #expect(routes.route(for: try factory.modifyOrder(accountID: "6YA05708", id: OrderID("228175"), order).get().urlRequest)?.name == "modify-order 228175")
+        #expect(routes.route(for: try factory.cancelOrder(accountID: "6YA05708", id: OrderID("228175")).get().urlRequest)?.name == "cancel-order 228175")
     }
 
     @Test func otherTokensGetThePlainText401() throws {

@@ -105,26 +105,27 @@ import Testing
         let margin = try decode(TradierBalancesEnvelope.self, "balances-margin.json").balances
         #expect(margin.accountNumber == "6YA05708")
         #expect(margin.accountType == "margin")
-        #expect(margin.totalEquity?.value == 17_798.36)
-        #expect(margin.totalCash?.value == 14_930.36)
+        #expect(margin.totalEquity?.value == exactDecimal("17798.36"))
+        #expect(margin.totalCash?.value == exactDecimal("14930.36"))
         #expect(margin.closeProfitLoss?.value == -4_813)
-        #expect(margin.margin?.stockBuyingPower?.value == 12_893.21)
-        #expect(margin.margin?.optionBuyingPower?.value == 6_446.6)
+        #expect(margin.margin?.stockBuyingPower?.value == exactDecimal("12893.21"))
+        #expect(margin.margin?.optionBuyingPower?.value == exactDecimal("6446.6"))
         #expect(margin.cash == nil)
 
         let cash = try decode(TradierBalancesEnvelope.self, "balances-cash.json").balances
         #expect(cash.accountType == "cash")
-        #expect(cash.cash?.cashAvailable?.value == 3_741.06)
-        #expect(cash.cash?.unsettledFunds?.value == 244.14)
+        #expect(cash.cash?.cashAvailable?.value == exactDecimal("3741.06"))
+        #expect(cash.cash?.unsettledFunds?.value == exactDecimal("244.14"))
         #expect(cash.margin == nil)
     }
 
     @Test func pdtBalancesAndLongDecimals() throws {
         let body = #"{"balances":{"account_number":"6YA05710","account_type":"pdt","total_equity":17798.360000000000000000000,"total_cash":"14930.36","pdt":{"fed_call":0,"maintenance_call":0,"option_buying_power":6446.6,"stock_buying_power":51572.84,"stock_short_value":0}}}"#
         let balances = try TradierResponseDecoding.decode(TradierBalancesEnvelope.self, from: HTTPResponse(status: 200, body: Data(body.utf8))).balances
-        #expect(balances.totalEquity?.value == 17_798.36)
-        #expect(balances.totalCash?.value == 14_930.36)
-        #expect(balances.patternDayTrader?.stockBuyingPower?.value == 51_572.84)
+        // The long tail Tradier prints is read from its digits: exactly 17798.36.
+        #expect(balances.totalEquity?.value == exactDecimal("17798.36"))
+        #expect(balances.totalCash?.value == exactDecimal("14930.36"))
+        #expect(balances.patternDayTrader?.stockBuyingPower?.value == exactDecimal("51572.84"))
     }
 
     @Test func errorBodiesBecomeTheirMessage() throws {

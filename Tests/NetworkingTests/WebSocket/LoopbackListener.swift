@@ -14,7 +14,9 @@ struct LoopbackListener {
     let port: Int
     private let descriptor: Int32
 
-    init() throws {
+    /// `listening: false` only binds: the port is ours, so nothing else can take it, and a connection to
+    /// it is refused by the kernel (a closed port that stays closed for the whole test).
+    init(listening: Bool = true) throws {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -27,7 +29,7 @@ struct LoopbackListener {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let listening = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 4) == 0 && getsockname(descriptor, $0, &length) == 0
+                bind(descriptor, $0, length) == 0 && (!listening || listen(descriptor, 4) == 0) && getsockname(descriptor, $0, &length) == 0
             }
         }
         guard listening else {
@@ -41,14 +43,6 @@ struct LoopbackListener {
 
     func close() {
         closeDescriptor(descriptor)
-    }
-
-    /// A loopback port nothing listens on: one that was ours a moment ago. (Another process could take
-    /// it in between; on a test machine that is rare enough.)
-    static func unusedPort() throws -> Int {
-        let listener = try LoopbackListener()
-        listener.close()
-        return listener.port
     }
 }
 

@@ -349,7 +349,10 @@ import Testing
     }
 
     @Test func closedPortIsANetworkError() async throws {
-        let port = try LoopbackListener.unusedPort()
+        // Bound and not listening, held until the end: no other test's server can take the port meanwhile.
+        let reserved = try LoopbackListener(listening: false)
+        defer { reserved.close() }
+        let port = reserved.port
 
         let error = await Self.connectError(URL(string: "ws://127.0.0.1:\(port)/echo")!)
 

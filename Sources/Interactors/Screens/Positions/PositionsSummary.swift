@@ -30,6 +30,27 @@ public struct PositionsSummary: Sendable, Hashable {
         public var balance: AccountBalance
     }
 
+    /// Today's P&L of a position: what it is worth now, less what the shares held at the close were worth
+    /// then, less what today's buys cost, plus what today's sells brought. So shares bought today count
+    /// from their fill price, not from yesterday's close. Nil when the arithmetic leaves the range.
+    static func todayPnL(of position: Position, last: ExactDecimal, previousClose: ExactDecimal, todaysFills: [Order]) -> ExactDecimal? {
+        do throws(ExactDecimal.ArithmeticError) {
+            var heldAtClose = position.quantity
+            var cashFlow: ExactDecimal = 0
+            for order in todaysFills where !order.filledQuantity.isZero {
+                guard let price = order.averageFillPrice else { continue }
+                let signed = order.side.isBuy ? order.filledQuantity : -order.filledQuantity
+                heldAtClose = try heldAtClose.subtracting(signed)
+                cashFlow = try cashFlow.subtracting(try signed.multiplied(by: price))
+            }
+            let now = try position.quantity.multiplied(by: last)
+            let then = try heldAtClose.multiplied(by: previousClose)
+            return try now.subtracting(then).adding(cashFlow)
+        } catch {
+            return nil
+        }
+    }
+
     public var lines: [Line]
     public var totals: Totals
     public var accounts: [Account]
@@ -46,7 +67,8 @@ public struct PositionsSummary: Sendable, Hashable {
     }
 
     /// `price(brokerID, symbol)` is the latest quote for a position at that broker, if the app has one.
-    public init(portfolio: PortfolioStore, price: (String, String) -> CommonQuote?) {
+    /// Trades filled since `todayStarted` count in today's P&L at their own prices, not the previous close.
+    public init(portfolio: PortfolioStore, todayStarted: Date = .distantPast, price: (String, String) -> CommonQuote?) {
         var lines: [Line] = []
         var totals = Totals()
         var problems: [Problem] = []
@@ -62,9 +84,10 @@ public struct PositionsSummary: Sendable, Hashable {
                     shown = valued
                     shown.realizedPnL = position.realizedPnL
                     isLive = true
-                    if let close = quote.previousClose.flatMap(ExactDecimal.init(approximating:)),
-                       let today = try? position.quantity.multiplied(by: last.subtracting(close)) {
-                        shown.todayPnL = today
+                    if let close = quote.previousClose.flatMap(ExactDecimal.init(approximating:)) {
+                        shown.todayPnL = Self.todayPnL(
+                            of: position, last: last, previousClose: close,
+                            todaysFills: broker.orders.filter { $0.symbol == position.symbol && $0.updatedAt >= todayStarted })
                     }
                 }
                 lines.append(Line(branding: broker.branding, position: shown, isLive: isLive))

@@ -115,7 +115,7 @@ struct PositionsView {
         line.append(" " + TerminalText.sanitize(account.balance.accountID), style: palette.muted)
         for (label, value) in [("cash", account.balance.cash), ("equity", account.balance.equity), ("buying power", account.balance.buyingPower)] {
             line.append("   \(label) ", style: palette.muted)
-            line.append(value.flatMap(ExactDecimal.init(approximating:)).map { MoneyText.format($0) } ?? "—")
+            line.append(value.map { MoneyText.format($0) } ?? "—")
         }
         return line
     }
