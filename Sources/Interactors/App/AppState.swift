@@ -381,8 +381,7 @@ public struct AppState: Sendable {
         let name = brokerName(brokerID)
         switch order.status {
         case .filled, .partiallyFilled:
-            let price = order.averageFillPrice.map { " at \($0.formatted(fractionDigits: max(PriceIncrement.usEquities.decimals(at: $0), min($0.significantFractionDigits, 4))))" } ?? ""
-            say(.info, "\(name) filled \(order.filledQuantity) of \(OrderTicket.describe(order.request))\(price)", at: now)
+            say(.info, OrderTicket.describeFill(order, at: name), at: now)
         case .rejected(let reason):
             say(.warning, "\(name) rejected \(OrderTicket.describe(order.request)): \(reason)", at: now)
         case .pending, .accepted:
@@ -633,6 +632,11 @@ public struct AppState: Sendable {
     // MARK: - Messages
 
     mutating func say(_ kind: StatusMessage.Kind, _ text: String, at now: Date) {
+        // The same news from two paths (the ticket's answer and the broker's fill event) is said once.
+        if let last = messageLog.last, last.kind == kind, last.text == text, now.timeIntervalSince(last.at) < 2 {
+            message = last
+            return
+        }
         show(StatusMessage(kind, text, at: now))
     }
 

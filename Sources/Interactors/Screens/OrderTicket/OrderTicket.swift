@@ -139,6 +139,8 @@ public struct OrderTicket: Sendable, Hashable {
     /// The broker's answer to the order this ticket sent.
     public mutating func placed(_ result: Result<Order, BrokerError>) -> [ScreenRequest] {
         switch result {
+        case .success(let order) where order.status == .filled:
+            return [.close, .say(.info, Self.describeFill(order, at: broker.branding.name))]
         case .success(let order):
             return [.close, .say(.info, "\(Self.describe(order.request)) sent to \(broker.branding.name): \(order.status.name) · O shows orders")]
         case .failure(let error):
@@ -146,6 +148,14 @@ public struct OrderTicket: Sendable, Hashable {
             problem = Problem(field: nil, message: "\(broker.branding.name) refused it: \(error.description)")
             return []
         }
+    }
+
+    /// "Paper filled 10 of BUY 10 AAPL market day at 190.12".
+    public static func describeFill(_ order: Order, at brokerName: String) -> String {
+        let price = order.averageFillPrice.map { price in
+            " at " + price.formatted(fractionDigits: max(PriceIncrement.usEquities.decimals(at: price), min(price.significantFractionDigits, 4)))
+        } ?? ""
+        return "\(brokerName) filled \(order.filledQuantity) of \(describe(order.request))\(price)"
     }
 
     /// "BUY 10 AAPL limit 190.12 day".
