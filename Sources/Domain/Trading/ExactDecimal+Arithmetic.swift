@@ -58,6 +58,28 @@ extension ExactDecimal {
         return result
     }
 
+    /// `self × factor ÷ divisor` to 8 decimals by `rule`, in one exact step: a percent (`factor` 100) or
+    /// basis points (10,000) of `divisor` rounded once, where `multiplied(by:)` then `divided(by:)` would
+    /// round twice. `factor` is within ±1,000,000,000. Throws `.divisionByZero` / `.overflow`.
+    public func ratio(
+        to divisor: ExactDecimal, times factor: Int, rounding rule: FloatingPointRoundingRule = .toNearestOrEven
+    ) throws(ArithmeticError) -> ExactDecimal {
+        precondition(factor.magnitude <= 1_000_000_000, "ratio factor \(factor) beyond ±1000000000")
+        guard divisor.units != 0 else { throw .divisionByZero(expression: "\(self) × \(factor) ÷ \(divisor)") }
+        // |units| × 10⁹ × 10⁸ ≤ 9×10³⁵ fits Int128.
+        let numerator = Int128(units) * Int128(factor) * Int128(Self.unitsPerOne)
+        guard let result = Self.inRange(Self.divide(numerator, by: Int128(divisor.units), rule: rule)) else {
+            throw .overflow(expression: "\(self) × \(factor) ÷ \(divisor)")
+        }
+        return result
+    }
+
+    /// Halfway between `a` and `b` (a mid price), to 8 decimals half to even. Total: the average of two
+    /// values in range is in range, and the sum is taken in `Int128`, so it cannot overflow.
+    public static func midpoint(_ a: ExactDecimal, _ b: ExactDecimal) -> ExactDecimal {
+        ExactDecimal(checkedUnits: Int64(divide(Int128(a.units) + Int128(b.units), by: 2, rule: .toNearestOrEven)))
+    }
+
     /// Sum; traps on overflow like `Int`'s `+`. For values already bounded; `adding(_:)` for the rest.
     public static func + (lhs: ExactDecimal, rhs: ExactDecimal) -> ExactDecimal {
         do { return try lhs.adding(rhs) } catch { preconditionFailure(error.description) }

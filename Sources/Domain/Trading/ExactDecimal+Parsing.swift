@@ -28,6 +28,13 @@ extension ExactDecimal {
         self.init(parsing: double.description)
     }
 
+    /// The same reading as `init?(parsing:)`, straight from UTF-8 bytes such as a number token inside a
+    /// wire frame: no `String` is made, nothing is allocated.
+    public init?(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard let parsed = Self.parseUnits(bytes) else { return nil }
+        self.init(checkedUnits: parsed)
+    }
+
     private static let digitZero: UInt8 = 0x30, digitNine: UInt8 = 0x39
     private static let minus: UInt8 = 0x2D, plus: UInt8 = 0x2B, dot: UInt8 = 0x2E
     private static let lowerE: UInt8 = 0x65, upperE: UInt8 = 0x45

@@ -78,6 +78,16 @@ func decimal(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) 
         #expect(ExactDecimal(parsing: slice) == (try decimal("150.25")))
         #expect(ExactDecimal(parsing: NSString(string: "0.1") as String) == (try decimal("0.1")))
     }
+
+    /// Wire bytes read in place (a stream frame's number token) give what the text gives, nil included.
+    @Test(arguments: ["150.25", "-0.0001", "1e-8", "0.000000015", "17798.360000000000000000000", "007", "", "1e11", "NaN"])
+    func readsUTF8BytesAsItReadsText(_ text: String) {
+        let frame = Array(#"{"p":\#(text),"t":1}"#.utf8)
+        let token = frame.withUnsafeBufferPointer { bytes in
+            ExactDecimal(parsingUTF8: UnsafeBufferPointer(rebasing: bytes[5..<(5 + text.utf8.count)]))
+        }
+        #expect(token == ExactDecimal(parsing: text))
+    }
 }
 
 @Suite struct ExactDecimalTextTests {
@@ -164,6 +174,30 @@ private func powerOfTen(_ exponent: Int) -> Int64 {
         // 1.00000001 ÷ 2 = 0.500000005: exactly halfway between two units.
         #expect(try decimal("1.00000001").divided(by: 2, rounding: rule) == decimal(tie))
         #expect(try decimal("-1.00000001").divided(by: 2, rounding: rule) == decimal(minusTie))
+    }
+
+    /// A percent or basis points of a base, rounded once: 1 ÷ 3 as a percent is 33.33333333, where
+    /// dividing first (0.33333333) and then multiplying by 100 would give 33.333333.
+    @Test func takesRatiosScaledInOneStep() throws {
+        #expect(try decimal("1").ratio(to: 3, times: 100, rounding: .towardZero) == decimal("33.33333333"))
+        #expect(try decimal("2").ratio(to: 3, times: 100) == decimal("66.66666667"))
+        #expect(try decimal("-2").ratio(to: 3, times: 100, rounding: .towardZero) == decimal("-66.66666666"))
+        #expect(try decimal("0.06").ratio(to: decimal("189.84"), times: 10_000, rounding: .towardZero) == decimal("3.16055625"))
+        #expect(try ExactDecimal.max.ratio(to: .max, times: 1_000_000_000) == ExactDecimal(1_000_000_000))
+        #expect(throws: ExactDecimal.ArithmeticError.divisionByZero(expression: "1 × 100 ÷ 0")) {
+            try ExactDecimal(1).ratio(to: .zero, times: 100)
+        }
+        #expect(throws: ExactDecimal.ArithmeticError.overflow(expression: "90000000000 × 100 ÷ 1")) {
+            try ExactDecimal.max.ratio(to: 1, times: 100)
+        }
+    }
+
+    @Test func takesMidpointsExactlyAndNeverOverflows() throws {
+        #expect(try ExactDecimal.midpoint(decimal("423.09"), decimal("423.12")) == decimal("423.105"))
+        #expect(try ExactDecimal.midpoint(decimal("0.00000001"), decimal("0.00000002")) == decimal("0.00000002"), "half to even")
+        #expect(try ExactDecimal.midpoint(decimal("0.00000002"), decimal("0.00000003")) == decimal("0.00000002"), "half to even")
+        #expect(ExactDecimal.midpoint(.max, .max) == .max)
+        #expect(ExactDecimal.midpoint(-ExactDecimal.max, .max) == .zero)
     }
 
     @Test func reportsOverflowInsteadOfTrapping() throws {
