@@ -74,9 +74,15 @@ FUZZ_SANITIZERS ?= fuzzer,address
 FUZZ_SWIFTC ?= swiftc
 FUZZ_DIR := .build/fuzz
 FUZZ_WS := Sources/Networking/WebSocket
+# Prices are read as `ExactDecimal`: its files alone (imports: none) are built as a module named Domain,
+# instrumented like the harnesses, so the decoders' `import Domain` holds outside SwiftPM too.
+FUZZ_MODULES := $(FUZZ_DIR)/modules
+FUZZ_DOMAIN := $(FUZZ_MODULES)/libDomain.a
+FUZZ_DOMAIN_SOURCES := $(addprefix Sources/Domain/Trading/,ExactDecimal.swift ExactDecimal+Parsing.swift \
+	ExactDecimal+Arithmetic.swift ExactDecimal+Rounding.swift)
 # The scanner with its extensions (StreamJSONScanner+*.swift), whatever decoders add to it.
 FUZZ_STREAMING := $(wildcard Sources/BrokerAdapters/Streaming/StreamJSONScanner*.swift) Sources/BrokerAdapters/Wire/RFC3339.swift \
-	Sources/BrokerAdapters/Wire/EpochTimestamp.swift Fuzz/Support/StreamDecoderFuzzing.swift
+	Sources/BrokerAdapters/Wire/EpochTimestamp.swift Fuzz/Support/StreamDecoderFuzzing.swift $(FUZZ_DOMAIN)
 FUZZ_SOURCES_WebSocketFrameCodec := $(addprefix $(FUZZ_WS)/,WebSocketFrame.swift WebSocketFrameCodec.swift \
 	WebSocketMessageAssembler.swift WebSocketOpcode.swift WebSocketProtocolError.swift WebSocketMaskingKey.swift \
 	WebSocketCloseFrame.swift WebSocketUTF8Validator.swift WebSocketConnection.swift WebSocketCertificateRejection.swift)
@@ -94,10 +100,16 @@ FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake StreamJSONScanner $(addsu
 fuzz: $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_TARGETS))
 	Fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+$(FUZZ_DOMAIN): $(FUZZ_DOMAIN_SOURCES)
+	@mkdir -p $(@D)
+	$(FUZZ_SWIFTC) -swift-version 6 -module-name Domain -parse-as-library -O -g -sanitize=$(FUZZ_SANITIZERS) \
+		-emit-module -emit-module-path $(@D)/Domain.swiftmodule -emit-library -static $^ -o $@
+
 .SECONDEXPANSION:
 $(FUZZ_DIR)/bin/%: Fuzz/%Fuzzer.swift Fuzz/Support/FuzzInvariant.swift $$(FUZZ_SOURCES_$$*)
 	@mkdir -p $(@D)
-	$(FUZZ_SWIFTC) -swift-version 6 -module-name $*Fuzz -parse-as-library -O -g -sanitize=$(FUZZ_SANITIZERS) -use-ld=lld $^ -o $@
+	$(FUZZ_SWIFTC) -swift-version 6 -module-name $*Fuzz -parse-as-library -O -g -sanitize=$(FUZZ_SANITIZERS) -use-ld=lld \
+		-I $(FUZZ_MODULES) $^ -o $@
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin

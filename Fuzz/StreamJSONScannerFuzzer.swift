@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Fuzzes `StreamJSONScanner` on its own, with every reader a decoder may call: the broker decoders use
@@ -5,7 +6,8 @@ import Foundation
 /// generator seeded from the input's length and first byte.
 ///
 /// Invariants: nothing traps or reads out of bounds; the scanner's index only moves forward and stays
-/// within the input; a number it returns equals the standard library's parse of the same token; an
+/// within the input; a number it returns equals `Int64(token)` or `ExactDecimal(parsing: token)` (the
+/// decimal fast path, digits times a power of ten, against the general reader of the grammar); an
 /// escaped string it returns equals Foundation's reading of it; and strictly valid JSON (Foundation as
 /// the oracle, see StreamDecoderFuzzing.strictJSON) is walked to its end without a failure.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -75,7 +77,7 @@ struct ScannerFuzzWalk {
         default:
             // Literals, and readers of one type meeting another: they must skip it.
             switch choice(4) {
-            case 0: _ = try scanner.double()
+            case 0: _ = try scanner.exactDecimal()
             case 1: _ = try scanner.string()
             case 2: _ = try scanner.int64()
             default: try scanner.skipValue()
@@ -104,10 +106,21 @@ struct ScannerFuzzWalk {
             let token = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<scanner.index]), as: UTF8.self)
             fuzzInvariant(Int64(token) == value, "integer \(token) read as \(value)")
         } else {
-            guard let value = try scanner.double() else { return }
-            let token = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<scanner.index]), as: UTF8.self)
-            let expected = Double(token)
-            fuzzInvariant(expected.map { $0.bitPattern == value.bitPattern } ?? false, "number \(token) read as \(value), Double says \(String(describing: expected))")
+            let value = try scanner.exactDecimal()
+            let token = UnsafeBufferPointer(rebasing: bytes[start..<scanner.index])
+            let text = String(decoding: token, as: UTF8.self)
+            if let expected = ExactDecimal(parsing: text) {
+                fuzzInvariant(value == expected, "number \(text) read as \(String(describing: value)), ExactDecimal(parsing:) says \(expected)")
+            } else {
+                // The scanner is lenient about leading zeros (`01` reads as 1); the grammar is not.
+                fuzzInvariant(value == nil || Self.hasLeadingZero(token), "number \(text) read as \(String(describing: value)), ExactDecimal(parsing:) refuses it")
+            }
         }
+    }
+
+    /// `0` followed by another digit at the start of the integer part.
+    private static func hasLeadingZero(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        let digits = token.first == UInt8(ascii: "-") ? UnsafeBufferPointer(rebasing: token.dropFirst()) : token
+        return digits.count > 1 && digits[0] == UInt8(ascii: "0") && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digits[1])
     }
 }

@@ -99,11 +99,14 @@ struct RendererBenchmark: Sendable {
     static func detailState(tick: Int) -> WatchlistViewState {
         let entries = brokers.enumerated().map { index, branding in
             let history = (0..<1_800).map { second in
-                PricePoint(time: now.addingTimeInterval(Double(second - 1_800)), price: 190 + sin(Double(second + index * 40) / 60) * 2)
+                // A sine wave around 190, to the cent.
+                let level = Int64(((190 + sin(Double(second + index * 40) / 60) * 2) * 100).rounded())
+                return PricePoint(time: now.addingTimeInterval(Double(second - 1_800)), price: cents(level))
             }
-            let last = (history.last?.price ?? 190) + Double(tick) * 0.01
+            let last = (history.last?.price ?? 190) + cents(Int64(tick))
             return SymbolDetail.Entry(
-                branding: branding, quote: CommonQuote(symbol: "AAPL", last: last, timestamp: now, bid: last - 0.01, ask: last + 0.01, volume: 52_000_000),
+                branding: branding,
+                quote: CommonQuote(symbol: "AAPL", last: last, timestamp: now, bid: last - cents(1), ask: last + cents(1), volume: 52_000_000),
                 state: .live, receivedAt: now, seenRange: 188...192, history: history)
         }
         var state = WatchlistViewState(isDemo: true)
@@ -114,6 +117,10 @@ struct RendererBenchmark: Sendable {
     }
 
     // MARK: The watchlist
+
+    static func cents(_ count: Int64) -> ExactDecimal {
+        ExactDecimal(units: count * (ExactDecimal.unitsPerOne / 100))
+    }
 
     static let brokers = [
         ServiceBranding(id: "demo-alpha", name: "Alpha Demo", glyph: "α", color: .cyan),
@@ -127,11 +134,12 @@ struct RendererBenchmark: Sendable {
         while rows.count < rowCount {
             let symbol = "T\(String(format: "%03d", index / brokers.count))"
             let branding = brokers[index % brokers.count]
-            let close = 50 + Double(index % 400)
-            let last = close * (1 + Double((index * 37) % 200 - 100) / 2_000)
+            let close = ExactDecimal(50 + index % 400)
+            // Within ±5 % of the close, in steps of 0.05 %: up to four decimals, as the demo's were.
+            let last = close * ExactDecimal(units: Int64(2_000 + (index * 37) % 200 - 100) * 50_000)
             let quote = CommonQuote(
                 symbol: symbol, last: last, timestamp: now.addingTimeInterval(-Double(index % 20)),
-                bid: last - 0.01, ask: last + 0.01, previousClose: close, volume: Int64(1_000 + index * 7_919))
+                bid: last - cents(1), ask: last + cents(1), previousClose: close, volume: Int64(1_000 + index * 7_919))
             rows.append((QuoteKey(brandID: branding.id, symbol: symbol), branding, QuoteEntry(quote: quote, receivedAt: quote.timestamp)))
             index += 1
         }
@@ -145,9 +153,9 @@ struct RendererBenchmark: Sendable {
     static func stateWithOneRowChanged(_ state: WatchlistViewState, index: Int) -> WatchlistViewState {
         var state = state
         guard var quote = state.rows[index].quote else { return state }
-        quote.last += 0.01
-        quote.bid = quote.last - 0.01
-        quote.ask = quote.last + 0.01
+        quote.last += cents(1)
+        quote.bid = quote.last - cents(1)
+        quote.ask = quote.last + cents(1)
         quote.timestamp = now
         state.rows.modifyEntry(at: index) { entry in
             entry.quote = quote

@@ -3,6 +3,6 @@ import Foundation
 /// The minimal shape every quote has, whatever its source.
 public protocol QuoteModel: Sendable {
     var symbol: String { get }
-    var last: Double { get }
+    var last: ExactDecimal { get }
     var timestamp: Date { get }
 }

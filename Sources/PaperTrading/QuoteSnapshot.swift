@@ -17,15 +17,9 @@ public struct QuoteSnapshot: Sendable, Hashable {
         self.time = time
     }
 
-    /// The exact prices of a `CommonQuote`, whose fields are still `Double`: each goes through its shortest
-    /// decimal text (`ExactDecimal(approximating:)`), which gives back the decimal the wire sent. Nil when
-    /// `last` cannot be held (NaN, beyond the range); a side that cannot be held is left out.
-    public init?(_ quote: CommonQuote) {
-        guard let last = ExactDecimal(approximating: quote.last) else { return nil }
-        self.init(
-            bid: quote.bid.flatMap(ExactDecimal.init(approximating:)),
-            ask: quote.ask.flatMap(ExactDecimal.init(approximating:)),
-            last: last, time: quote.timestamp)
+    /// The prices of a `CommonQuote`, already exact as the broker sent them.
+    public init(_ quote: CommonQuote) {
+        self.init(bid: quote.bid, ask: quote.ask, last: quote.last, time: quote.timestamp)
     }
 
     /// What a buy pays now: the ask, else the last trade (nil when there is neither).

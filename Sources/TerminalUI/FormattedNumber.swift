@@ -1,4 +1,4 @@
-import Foundation
+import Domain
 import TerminalKit
 
 /// A number as the table shows it, rounded and measured but not yet spelled out: the table needs
@@ -6,27 +6,24 @@ import TerminalKit
 /// (then copying it into the frame) cost more than the rest of a 1,000-row frame. So the digits are
 /// written once, right to left, straight into their cells (`ScreenBuffer.write(_:endingAt:row:style:)`).
 ///
-/// Plain data on purpose (no strings, no arrays): a frame holds 7,000 of them.
+/// Built from an `ExactDecimal`'s units (or a count), in integers only: no binary float between the
+/// broker's digits and the screen. Plain data on purpose (no strings, no arrays): a frame holds 7,000.
 struct FormattedNumber: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         /// `units` with a point `places` from the right, after `sign`, before `suffix`.
         case digits
-        /// "—": not finite, or a count below zero.
+        /// "—": a count below zero.
         case missing
-        /// Beyond what `units` holds (≥ 9e15 once scaled): spelled by `String(format:)`, as rare as it is slow.
-        case huge
     }
 
     var kind: Kind
-    /// The value scaled by 10^places and rounded.
+    /// The magnitude scaled by 10^places and rounded.
     var units: UInt64 = 0
     var places: Int = 0
     /// 0 for none, else "+" or "-".
     var sign: UInt32 = 0
     /// 0 for none, else one scalar after the digits ("%", "K", "s", …).
     var suffix: UInt32 = 0
-    /// `abs(value)` of a `huge` number.
-    var magnitude: Double = 0
     /// How many cells the number takes.
     private(set) var width: Int = 1
 
@@ -47,57 +44,48 @@ struct FormattedNumber: Sendable, Hashable {
         case unlessZero
     }
 
-    /// 10^places for 0...9: a switch, as a static array costs a lazy-initialization check per use.
-    @inline(__always)
-    private static func powerOfTen(_ places: Int) -> UInt64 {
-        switch places {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        case 8: 100_000_000
-        default: 1_000_000_000
-        }
-    }
-
     private init(kind: Kind) {
         self.kind = kind
     }
 
-    /// `value` with exactly `decimals` places (at most 9); `suffix` only when the value is finite.
-    init(_ value: Double, decimals: Int, sign: Sign = .whenNegative, suffix: UInt32 = 0) {
-        guard value.isFinite else {
-            self = .missing
-            return
-        }
-        let places = max(0, min(decimals, 9))
-        let magnitude = abs(value) * Double(Self.powerOfTen(places))
-        if magnitude < 9e15 {
-            self.init(kind: .digits)
-            units = Self.roundedHalfAway(magnitude)
-        } else {
-            self.init(kind: .huge)
-            self.magnitude = abs(value)
-        }
+    /// `value` with exactly `decimals` places (0…8, `ExactDecimal`'s own), rounded half away from zero:
+    /// `189.845` → `189.85`. Every value in `ExactDecimal`'s range fits (9×10¹⁸ units < 2⁶⁴).
+    init(_ value: ExactDecimal, decimals: Int, sign: Sign = .whenNegative, suffix: UInt32 = 0) {
+        self.init(kind: .digits)
+        let places = max(0, min(decimals, ExactDecimal.scale))
+        units = Self.roundedHalfAway(value.units.magnitude, droppingDigits: ExactDecimal.scale - places)
         self.places = places
+        let negative = value.units < 0
         self.sign = switch sign {
-        case .whenNegative: value < 0 ? ASCII.minus : 0
-        case .unlessZero: kind == .digits && units == 0 ? 0 : value < 0 ? ASCII.minus : ASCII.plus
+        case .whenNegative: negative ? ASCII.minus : 0
+        case .unlessZero: units == 0 ? 0 : negative ? ASCII.minus : ASCII.plus
         }
         self.suffix = suffix
         width = measure()
     }
 
-    /// `x.rounded()` (half away from zero) for 0 ≤ x < 2^53, without the call into libm it costs
-    /// per number: below 2^52 a double's fraction is exact, and above it there is none.
+    /// `magnitude` without its last `digits` decimal digits (0…8), rounded half away from zero. A case per
+    /// count, so each division is by a constant (a multiply and a shift, not dozens of cycles).
     @inline(__always)
-    private static func roundedHalfAway(_ x: Double) -> UInt64 {
-        let whole = UInt64(x)
-        return x - Double(whole) >= 0.5 ? whole + 1 : whole
+    private static func roundedHalfAway(_ magnitude: UInt64, droppingDigits digits: Int) -> UInt64 {
+        switch digits {
+        case 0: magnitude
+        case 1: roundedHalfAway(magnitude, by: 10)
+        case 2: roundedHalfAway(magnitude, by: 100)
+        case 3: roundedHalfAway(magnitude, by: 1_000)
+        case 4: roundedHalfAway(magnitude, by: 10_000)
+        case 5: roundedHalfAway(magnitude, by: 100_000)
+        case 6: roundedHalfAway(magnitude, by: 1_000_000)
+        case 7: roundedHalfAway(magnitude, by: 10_000_000)
+        default: roundedHalfAway(magnitude, by: 100_000_000)
+        }
+    }
+
+    /// `dividend ÷ divisor`, a half or more of the divisor rounding up. `divisor` is even.
+    @inline(__always)
+    private static func roundedHalfAway(_ dividend: UInt64, by divisor: UInt64) -> UInt64 {
+        let quotient = dividend / divisor
+        return dividend &- quotient &* divisor >= divisor / 2 ? quotient &+ 1 : quotient
     }
 
     /// A whole count, then `suffix`.
@@ -108,10 +96,16 @@ struct FormattedNumber: Sendable, Hashable {
         width = measure()
     }
 
-    /// `units` rounded to its places, in the value's own scale: what the volume column checks
-    /// before calling 999,950 "1000K".
-    var roundedValue: Double {
-        Double(units) / Double(Self.powerOfTen(places))
+    /// `count ÷ unit` with `places` decimals (0 or 1; `unit` a power of ten of at least 10^places),
+    /// rounded half away from zero, then `suffix`: 12,345 per 1,000 with one place is "12.3" and "K".
+    init(count: UInt64, per unit: UInt64, places: Int, suffix: UInt32) {
+        self.init(kind: .digits)
+        let divisor = places == 0 ? unit : unit / 10
+        let quotient = count / divisor
+        units = (count - quotient * divisor) * 2 >= divisor ? quotient + 1 : quotient
+        self.places = places
+        self.suffix = suffix
+        width = measure()
     }
 
     private func measure() -> Int {
@@ -119,8 +113,6 @@ struct FormattedNumber: Sendable, Hashable {
         switch kind {
         case .missing:
             return 1
-        case .huge:
-            return affixes + hugeDigits.count
         case .digits:
             // Digits of `units`, then as many leading zeros as the places need ("0.05"): no
             // division by a variable power of ten, which costs dozens of cycles per number.
@@ -130,12 +122,9 @@ struct FormattedNumber: Sendable, Hashable {
                 digits += 1
                 threshold &*= 10
             }
+            if units >= threshold { digits = 20 }  // beyond 10¹⁹, where `threshold` stopped
             return affixes + (places > 0 ? max(digits, places + 1) + 1 : digits)
         }
-    }
-
-    private var hugeDigits: [UInt32] {
-        String(format: "%.\(places)f", magnitude).unicodeScalars.map(\.value)
     }
 
     /// Writes the number's scalars, right to left, through `put`, which is called `width` times.
@@ -144,10 +133,6 @@ struct FormattedNumber: Sendable, Hashable {
         switch kind {
         case .missing:
             put(Self.missingScalar)
-        case .huge:
-            if suffix != 0 { put(suffix) }
-            for scalar in hugeDigits.reversed() { put(scalar) }
-            if sign != 0 { put(sign) }
         case .digits:
             if suffix != 0 { put(suffix) }
             var whole = units

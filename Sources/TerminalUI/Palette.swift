@@ -30,10 +30,10 @@ struct Palette: Sendable {
     var muted: Style { Style(dim: true) }
     var plain: Style { .plain }
 
-    /// Change and change % by sign.
-    func trend(_ value: Double) -> Style {
-        guard color, value.isFinite, value != 0 else { return .plain }
-        return Style(foreground: value > 0 ? up : down)
+    /// Change and change % (and gains, fills, sides) by sign.
+    func trend(_ value: ExactDecimal) -> Style {
+        guard color, !value.isZero else { return .plain }
+        return Style(foreground: value.isPositive ? up : down)
     }
 
     /// The last price right after it moved.

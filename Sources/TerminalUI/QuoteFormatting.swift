@@ -1,28 +1,30 @@
+import Domain
 import Foundation
 
 /// Numbers and ages as the table shows them. Locale-independent on purpose: a column of prices
-/// must line up the same on every machine, and snapshot tests must not depend on the locale.
+/// must line up the same on every machine, and snapshot tests must not depend on the locale. Prices,
+/// changes and amounts are exact decimals, rounded for the screen half away from zero.
 public enum QuoteFormatting {
     /// Shown where a value is missing or unusable.
     public static let missing = "—"
 
     /// Decimals for a price: sub-dollar prices need four to show any movement.
-    public static func decimals(forPrice price: Double) -> Int {
-        abs(price) < 1 && price != 0 ? 4 : 2
+    public static func decimals(forPrice price: ExactDecimal) -> Int {
+        price.units.magnitude < UInt64(ExactDecimal.unitsPerOne) && !price.isZero ? 4 : 2
     }
 
-    /// "189.84", "0.0123"; "—" for NaN or infinity.
-    public static func price(_ value: Double) -> String {
+    /// "189.84", "0.0123".
+    public static func price(_ value: ExactDecimal) -> String {
         string(priceNumber(value))
     }
 
     /// "+1.23", "-0.45", "0.00": always signed unless it rounds to zero.
-    public static func change(_ value: Double, decimals: Int = 2) -> String {
+    public static func change(_ value: ExactDecimal, decimals: Int = 2) -> String {
         string(changeNumber(value, decimals: decimals))
     }
 
     /// "+1.23%", "-0.45%", "0.00%".
-    public static func percent(_ value: Double) -> String {
+    public static func percent(_ value: ExactDecimal) -> String {
         string(percentNumber(value))
     }
 
@@ -37,24 +39,25 @@ public enum QuoteFormatting {
         string(volumeNumber(value))
     }
 
-    /// "17,798.36", "-1,250.00": money with thousands separators, two decimals.
-    public static func money(_ value: Double) -> String {
-        guard value.isFinite else { return missing }
-        let plain = fixed(abs(value), decimals: 2)
-        let parts = plain.split(separator: ".", maxSplits: 1)
+    /// "17,798.36", "-1,250.00", "1,234,567.89": an amount with thousands separators and two decimals, with
+    /// no minus on an amount that rounds to zero. Exact to the cent.
+    public static func money(_ value: ExactDecimal) -> String {
+        let plain = value.formatted(fractionDigits: 2, rule: .toNearestOrAwayFromZero)
+        let negative = plain.hasPrefix("-")
+        let digits = negative ? plain.dropFirst() : Substring(plain)
+        let parts = digits.split(separator: ".", maxSplits: 1)
         let whole = Array(parts[0])
         var grouped = ""
         for (index, digit) in whole.enumerated() {
             if index > 0, (whole.count - index) % 3 == 0 { grouped.append(",") }
             grouped.append(digit)
         }
-        let sign = value < 0 && plain.contains(where: { $0 != "0" && $0 != "." }) ? "-" : ""
-        return sign + grouped + (parts.count > 1 ? "." + parts[1] : "")
+        return (negative ? "-" : "") + grouped + (parts.count > 1 ? "." + parts[1] : "")
     }
 
-    /// `value` with exactly `decimals` places. Integer arithmetic (`FormattedNumber`) rather than
-    /// `String(format:)`, which costs microseconds per call on Linux and ran for every cell of every frame.
-    static func fixed(_ value: Double, decimals: Int) -> String {
+    /// `value` with exactly `decimals` places (0…8), "-" before any negative value. Integer arithmetic
+    /// (`FormattedNumber`) rather than `String(format:)`, which costs microseconds per call on Linux.
+    static func fixed(_ value: ExactDecimal, decimals: Int) -> String {
         string(FormattedNumber(value, decimals: decimals))
     }
 
@@ -70,15 +73,15 @@ public enum QuoteFormatting {
         static let percent: UInt32 = 0x25
     }
 
-    static func priceNumber(_ value: Double) -> FormattedNumber {
+    static func priceNumber(_ value: ExactDecimal) -> FormattedNumber {
         FormattedNumber(value, decimals: decimals(forPrice: value))
     }
 
-    static func changeNumber(_ value: Double, decimals: Int = 2) -> FormattedNumber {
+    static func changeNumber(_ value: ExactDecimal, decimals: Int = 2) -> FormattedNumber {
         FormattedNumber(value, decimals: decimals, sign: .unlessZero)
     }
 
-    static func percentNumber(_ value: Double) -> FormattedNumber {
+    static func percentNumber(_ value: ExactDecimal) -> FormattedNumber {
         FormattedNumber(value, decimals: 2, sign: .unlessZero, suffix: ASCII.percent)
     }
 
@@ -93,24 +96,25 @@ public enum QuoteFormatting {
         }
     }
 
-    private static let volumeUnits: [(threshold: Double, suffix: UInt32)] = [
-        (1e12, scalar("T")), (1e9, scalar("B")), (1e6, scalar("M")), (1e3, scalar("K")),
+    private static let volumeUnits: [(threshold: UInt64, suffix: UInt32)] = [
+        (1_000_000_000_000, scalar("T")), (1_000_000_000, scalar("B")), (1_000_000, scalar("M")), (1_000, scalar("K")),
     ]
 
+    /// One decimal below 100 of a unit ("12.3K"), none from 100 ("240M"), in integers.
     static func volumeNumber(_ value: Int64) -> FormattedNumber {
         guard value >= 0 else { return .missing }
-        let amount = Double(value)
-        for (index, unit) in volumeUnits.enumerated() where amount >= unit.threshold {
-            let scaled = amount / unit.threshold
-            let number = FormattedNumber(scaled, decimals: scaled < 100 ? 1 : 0, suffix: unit.suffix)
+        let count = UInt64(value)
+        for (index, unit) in volumeUnits.enumerated() where count >= unit.threshold {
+            let places = count < 100 * unit.threshold ? 1 : 0
+            let number = FormattedNumber(count: count, per: unit.threshold, places: places, suffix: unit.suffix)
             // 999,950 would round to "1000K"; say "1.0M" instead.
-            if number.roundedValue >= 1000, index > 0 {
+            if number.units >= (places == 0 ? 1_000 : 10_000), index > 0 {
                 let bigger = volumeUnits[index - 1]
-                return FormattedNumber(amount / bigger.threshold, decimals: 1, suffix: bigger.suffix)
+                return FormattedNumber(count: count, per: bigger.threshold, places: 1, suffix: bigger.suffix)
             }
             return number
         }
-        return FormattedNumber(count: UInt64(value))
+        return FormattedNumber(count: count)
     }
 
     private static func scalar(_ character: Unicode.Scalar) -> UInt32 {

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Testing
 import TestSupport
@@ -10,7 +11,7 @@ import TestSupport
     @Test func sameSeedGivesTheSamePricesInEveryProcess() {
         // Pinned values: they only hold if nothing in the model depends on per-process hashing.
         #expect(DemoMarket.basePrice(symbol: "S1") == 8.9)
-        #expect(DemoMarket.price(symbol: "S1", brokerID: alpha, priceBias: 0, tick: 3_500_000_000, seed: 42) == 8.54)
+        #expect(DemoMarket.price(symbol: "S1", brokerID: alpha, priceBias: 0, tick: 3_500_000_000, seed: 42) == exactDecimal("8.54"))
         for tick in stride(from: -5_000, through: 5_000, by: 37) {
             #expect(
                 DemoMarket.price(symbol: "MSFT", brokerID: beta, priceBias: 0.0004, tick: tick, seed: 7)
@@ -34,8 +35,9 @@ import TestSupport
         let ticks = 0..<2_000
         var relativeDifferences: [Double] = []
         for tick in ticks {
-            let a = DemoMarket.price(symbol: "AMZN", brokerID: alpha, priceBias: 0, tick: tick, seed: 42)
-            let b = DemoMarket.price(symbol: "AMZN", brokerID: beta, priceBias: 0.0004, tick: tick, seed: 42)
+            // In cents, as integers: statistics of the model, not prices to show.
+            let a = Double(DemoMarket.priceCents(symbol: "AMZN", brokerID: alpha, priceBias: 0, tick: tick, seed: 42))
+            let b = Double(DemoMarket.priceCents(symbol: "AMZN", brokerID: beta, priceBias: 0.0004, tick: tick, seed: 42))
             relativeDifferences.append((b - a) / a)
         }
         #expect(relativeDifferences.allSatisfy { abs($0) < 0.002 })
@@ -64,7 +66,11 @@ import TestSupport
             var slice = TimeSlice()
             for tick in 0..<100_000 {
                 await slice.yieldIfDue()
-                let price = DemoMarket.price(symbol: symbol, brokerID: alpha, priceBias: 0, tick: tick, seed: 42)
+                let cents = DemoMarket.priceCents(symbol: symbol, brokerID: alpha, priceBias: 0, tick: tick, seed: 42)
+                if tick % 1_000 == 0 {
+                    #expect(DemoMarket.price(symbol: symbol, brokerID: alpha, priceBias: 0, tick: tick, seed: 42).units == cents * 1_000_000)
+                }
+                let price = Double(cents) / 100
                 low = min(low, price)
                 high = max(high, price)
             }
@@ -88,7 +94,8 @@ import TestSupport
     @Test func previousCloseIsTheDaysBaseAllDay() {
         let day = 80_000 * DemoMarket.ticksPerDay
         let close = DemoMarket.previousClose(symbol: "AAPL", tick: day, seed: 42)
-        #expect(close == DemoMarket.roundedToCents(DemoMarket.referencePrice(symbol: "AAPL", tick: day, seed: 42)))
+        let cents = (DemoMarket.referencePrice(symbol: "AAPL", tick: day, seed: 42) * 100).rounded()
+        #expect(close.units == Int64(cents) * 1_000_000, "the day's first reference price, to the cent")
         for tick in stride(from: day, to: day + DemoMarket.ticksPerDay, by: 997) {
             #expect(DemoMarket.previousClose(symbol: "AAPL", tick: tick, seed: 42) == close)
         }
@@ -114,10 +121,12 @@ import TestSupport
         )
         let bid = try #require(quote.bid), ask = try #require(quote.ask)
         #expect(bid < quote.last && quote.last < ask)
-        #expect(ask - bid < quote.last * 0.002)
+        let spread: ExactDecimal = ask - bid, widest: ExactDecimal = quote.last * exactDecimal("0.002")
+        #expect(spread < widest)
+        #expect([bid, quote.last, ask].allSatisfy { $0.significantFractionDigits <= 2 }, "whole cents")
         #expect(quote.timestamp == Date(timeIntervalSince1970: 0))
         let changePercent = try #require(quote.changePercent)
-        #expect(abs(changePercent) < 20)
+        #expect(changePercent.magnitude < 20)
         #expect(quote.volume.map { $0 > 0 } == true)
     }
 

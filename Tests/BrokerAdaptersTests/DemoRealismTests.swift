@@ -18,7 +18,10 @@ import Testing
         for seed in UInt64(0)..<20 {
             for tick in origins {
                 let first = DemoMarket.quote(symbol: symbol, profile: .alpha, tick: tick, seed: seed, timestamp: Date()).last
-                #expect(abs(first / level - 1) < 0.2, "\(symbol) at \(first), reference \(level) (seed \(seed), tick \(tick))")
+                // The model's level is a `Double`; compare in the model's own cents.
+                let cents = DemoMarket.priceCents(symbol: symbol, brokerID: DemoBrokerProfile.alpha.branding.id, priceBias: 0, tick: tick, seed: seed)
+                #expect(first.units == cents * 1_000_000)
+                #expect(abs(Double(cents) / 100 / level - 1) < 0.2, "\(symbol) at \(first), reference \(level) (seed \(seed), tick \(tick))")
             }
         }
     }

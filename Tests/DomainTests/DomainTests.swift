@@ -36,6 +36,25 @@ import Testing
         #expect(CommonQuote(symbol: "AAPL", last: 1, timestamp: now, previousClose: 0).changePercent == nil)
     }
 
+    /// The change is the exact difference of the broker's prices, where `Double` would give
+    /// 0.30000000000000004 for 0.4 − 0.1.
+    @Test func changeIsExact() throws {
+        let quote = CommonQuote(symbol: "X", last: try decimal("0.4"), timestamp: .distantPast, previousClose: try decimal("0.1"))
+        #expect(quote.change == (try decimal("0.3")))
+        #expect(quote.changePercent == 300)
+    }
+
+    /// Cut toward zero at 8 decimals, so rounding to 2 for the screen gives the exact quotient's digits:
+    /// 189.84 against 187.50 is +1.248 %, and −2 against 3 is −66.666666666… %.
+    @Test(arguments: [
+        ("189.84", "187.5", "1.248"), ("1", "3", "-66.66666666"), ("2", "3", "-33.33333333"), ("4", "3", "33.33333333"),
+        ("187.5", "189.84", "-1.23261694"), ("100.005", "100", "0.005"),
+    ])
+    func changePercentIsCutAtTheEighthDecimal(last: String, close: String, percent: String) throws {
+        let quote = CommonQuote(symbol: "X", last: try decimal(last), timestamp: .distantPast, previousClose: try decimal(close))
+        #expect(quote.changePercent == (try decimal(percent)))
+    }
+
     @Test func keysSortBySymbolThenBrandAndPrintAsRowIDs() {
         let keys = [QuoteKey(brandID: "b", symbol: "AAPL"), QuoteKey(brandID: "a", symbol: "MSFT"), QuoteKey(brandID: "a", symbol: "AAPL")]
         #expect(keys.sorted().map(\.id) == ["a:AAPL", "b:AAPL", "a:MSFT"])

@@ -50,7 +50,7 @@ import Testing
             case 6:
                 let symbol = pick(Self.symbols)
                 let key = QuoteKey(brandID: pick(["alpha", "beta"]), symbol: symbol)
-                driver.send(.market(MarketUpdate(quotes: [key: quote(symbol, Double(random.next() % 500) + 1)])))
+                driver.send(.market(MarketUpdate(quotes: [key: quote(symbol, ExactDecimal(Int(random.next() % 500) + 1))])))
             case 7:
                 let key = QuoteKey(brandID: pick(["alpha", "beta"]), symbol: pick(Self.symbols))
                 driver.send(.market(MarketUpdate(

@@ -108,9 +108,9 @@ import Testing
     @Test func aRowWithAPriceKeepsItThroughErrors() {
         var driver = AppStateDriver(symbols: ["AAPL", "MSFT"])
         let key = QuoteKey(brandID: "alpha", symbol: "AAPL")
-        driver.apply(MarketUpdate(quotes: [key: quote("AAPL", 495.13)]))
+        driver.apply(MarketUpdate(quotes: [key: quote("AAPL", exactDecimal("495.13"))]))
         driver.apply(MarketUpdate(failures: [key: .server(status: 500)]))
-        #expect(driver.state.rows.first?.quote?.last == 495.13)
+        #expect(driver.state.rows.first?.quote?.last == exactDecimal("495.13"))
         #expect(driver.state.rows.first?.error == nil)
         driver.apply(MarketUpdate(brokerStates: ["alpha": .reconnecting(attempt: 2, reason: "reset")]))
         #expect(driver.state.rows.first?.error == nil)

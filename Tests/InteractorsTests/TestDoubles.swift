@@ -8,7 +8,7 @@ let alpha = ServiceBranding(id: "alpha", name: "Alpha", glyph: "a", color: .cyan
 let beta = ServiceBranding(id: "beta", name: "Beta", glyph: "b", color: .magenta)
 let t0 = Date(timeIntervalSince1970: 1_763_900_000)
 
-func quote(_ symbol: String, _ last: Double, close: Double? = 100, at time: Date = t0) -> CommonQuote {
+func quote(_ symbol: String, _ last: ExactDecimal, close: ExactDecimal? = 100, at time: Date = t0) -> CommonQuote {
     CommonQuote(symbol: symbol, last: last, timestamp: time, previousClose: close)
 }
 

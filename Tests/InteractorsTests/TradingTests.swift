@@ -16,7 +16,7 @@ let liveBroker = ServiceBranding(id: "tradier", name: "Tradier", glyph: "t", col
         var driver = AppStateDriver(brokers: [alpha, beta], symbols: ["AAPL", "MSFT"], tradingBrokers: trading)
         driver.send(.started)
         driver.apply(MarketUpdate(quotes: [
-            QuoteKey(brandID: "alpha", symbol: "AAPL"): CommonQuote(symbol: "AAPL", last: 190.10, timestamp: t0, bid: 190.09, ask: 190.12, previousClose: 188),
+            QuoteKey(brandID: "alpha", symbol: "AAPL"): CommonQuote(symbol: "AAPL", last: exactDecimal("190.10"), timestamp: t0, bid: exactDecimal("190.09"), ask: exactDecimal("190.12"), previousClose: 188),
         ]))
         return driver
     }
@@ -121,7 +121,7 @@ let liveBroker = ServiceBranding(id: "tradier", name: "Tradier", glyph: "t", col
         let effects = driver.send(.portfolio(brokerID: "paper", .success(PortfolioSnapshot(positions: [held], balances: [balance]))))
         #expect(effects.contains(.follow(["NVDA"])), "a position's price is followed though it is on no list")
         driver.apply(MarketUpdate(quotes: [
-            QuoteKey(brandID: "alpha", symbol: "NVDA"): CommonQuote(symbol: "NVDA", last: 110.5, timestamp: t0, previousClose: 109),
+            QuoteKey(brandID: "alpha", symbol: "NVDA"): CommonQuote(symbol: "NVDA", last: exactDecimal("110.5"), timestamp: t0, previousClose: 109),
         ]))
         #expect(driver.press(.character("P")).contains(.fetchPortfolio))
         let summary = try #require(driver.state.viewState().positions)

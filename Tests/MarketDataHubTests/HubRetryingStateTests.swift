@@ -31,7 +31,7 @@ import Testing
     /// Retrying is not a dropped connection: no reconnect, and the rows keep their quotes.
     @Test func retryingNeitherReconnectsNorTouchesTheRows() {
         var machine = openMachine()
-        let quote = CommonQuote(symbol: "AAPL", last: 495.13, timestamp: Date(timeIntervalSince1970: 1_700_000_000))
+        let quote = CommonQuote(symbol: "AAPL", last: exactDecimal("495.13"), timestamp: Date(timeIntervalSince1970: 1_700_000_000))
         _ = machine.upstreamReceived(.quote(quote), from: alpha1)
         let actions = machine.upstreamReceived(.retrying(at: until, after: .server(status: 500)), from: alpha1)
         #expect(actions == [.publishBrokerState(broker: "alpha", .retrying(at: until, after: .server(status: 500)))])

@@ -12,7 +12,7 @@ import Testing
     let alpha1 = UpstreamID(broker: "alpha", generation: 1)
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
-    func quote(_ symbol: String, _ last: Double, at seconds: Double = 0) -> CommonQuote {
+    func quote(_ symbol: String, _ last: ExactDecimal, at seconds: Double = 0) -> CommonQuote {
         CommonQuote(symbol: symbol, last: last, timestamp: t0.addingTimeInterval(seconds))
     }
 
@@ -50,7 +50,7 @@ import Testing
     @Test func eachSourceAnswersOnItsOwnAndSubscribersGetTheAnswers() async throws {
         let slowGate = SourceGate()
         let fast = ScriptedSource(branding: ServiceBranding(id: "alpha", name: "Alpha", glyph: "a", color: .cyan), prices: ["AAPL": 101])
-        let slow = ScriptedSource(branding: ServiceBranding(id: "beta", name: "Beta", glyph: "b", color: .magenta), prices: ["AAPL": 100.5], gate: slowGate)
+        let slow = ScriptedSource(branding: ServiceBranding(id: "beta", name: "Beta", glyph: "b", color: .magenta), prices: ["AAPL": exactDecimal("100.5")], gate: slowGate)
         let alpha = FakeStreamingBroker(id: "alpha")
         let beta = FakeStreamingBroker(id: "beta")
         let hub = MarketDataHub(services: [alpha.service, beta.service], snapshotSources: [fast, slow], clock: ManualClock())
@@ -73,7 +73,7 @@ import Testing
             }
             return nil
         }
-        #expect(second.quotes[QuoteKey(brandID: "beta", symbol: "AAPL")]?.last == 100.5)
+        #expect(second.quotes[QuoteKey(brandID: "beta", symbol: "AAPL")]?.last == exactDecimal("100.5"))
         await subscription.cancel()
         await hub.shutdown()
     }
@@ -82,7 +82,7 @@ import Testing
 /// A quote service answering from a table, optionally held until a gate opens.
 struct ScriptedSource: QuoteService {
     let branding: ServiceBranding
-    var prices: [String: Double]
+    var prices: [String: ExactDecimal]
     var gate: SourceGate?
 
     func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {

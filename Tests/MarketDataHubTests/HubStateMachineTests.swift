@@ -7,7 +7,7 @@ import Testing
 typealias Machine = HubStateMachine
 typealias UpstreamID = HubStateMachine.UpstreamID
 
-private func quote(_ symbol: String, _ last: Double) -> CommonQuote {
+private func quote(_ symbol: String, _ last: ExactDecimal) -> CommonQuote {
     CommonQuote(symbol: symbol, last: last, timestamp: Date(timeIntervalSince1970: 1_700_000_000))
 }
 
@@ -103,7 +103,7 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
     @Test func newSubscriberReplaysCachedQuotesFailuresAndEveryBrokerState() {
         var machine = openMachine(["AAPL", "ZZZZ"])
         #expect(machine.upstreamReceived(.live, from: beta1) == [.publishBrokerState(broker: "beta", .live)])
-        let aapl = quote("AAPL", 190.5)
+        let aapl = quote("AAPL", exactDecimal("190.5"))
         #expect(machine.upstreamReceived(.quote(aapl), from: alpha1) == [
             .publishBrokerState(broker: "alpha", .live),
             .publishQuote(key("alpha", "AAPL"), aapl),
@@ -229,7 +229,7 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         var delays: [Duration] = []
         for attempt in 1...5 {
             _ = machine.upstreamReceived(.live, from: id)
-            _ = machine.upstreamReceived(.quote(quote("AAPL", 190 + Double(attempt))), from: id)
+            _ = machine.upstreamReceived(.quote(quote("AAPL", ExactDecimal(190 + attempt))), from: id)
             now += .seconds(5)
             let ended = machine.upstreamEnded(id, error: .network("reset"), at: now)
             guard case .scheduleReconnect(id, attempt, let delay) = ended.last else {

@@ -5,8 +5,9 @@ import Testing
 
 @testable import MarketDataHub
 
-private func quote(_ symbol: String, _ last: Double) -> CommonQuote {
-    CommonQuote(symbol: symbol, last: last, timestamp: Date(timeIntervalSince1970: 1_700_000_000 + last))
+/// A quote at `last` whole dollars, stamped `last` seconds after a fixed instant.
+private func quote(_ symbol: String, _ last: Int) -> CommonQuote {
+    CommonQuote(symbol: symbol, last: ExactDecimal(last), timestamp: Date(timeIntervalSince1970: 1_700_000_000 + TimeInterval(last)))
 }
 
 /// The next batch of a subscription, failing the test instead of hanging when none comes.
@@ -60,7 +61,7 @@ private func merged(
         // A second subscriber reading everything tells the test when the hub has taken the last quote.
         let probe = await hub.subscribe(symbols: ["AAPL"])
         let key = QuoteKey(brandID: "alpha", symbol: "AAPL")
-        for price in 1...1_000 { session.send(.quote(quote("AAPL", Double(price)))) }
+        for price in 1...1_000 { session.send(.quote(quote("AAPL", price))) }
         _ = try await merged(probe) { $0.quotes[key]?.last == 1_000 }
 
         let conflated = try await nextBatch(slow)
@@ -223,7 +224,7 @@ private func merged(
         for (attempt, delay) in [(1, Duration.seconds(1)), (2, .seconds(2)), (3, .seconds(4))] {
             let session = try await alpha.nextSession()
             #expect(try await session.nextCall() == .subscribe(["AAPL"]))
-            session.send(.quote(quote("AAPL", Double(attempt))))
+            session.send(.quote(quote("AAPL", attempt)))
             clock.advance(by: .seconds(5))
             session.drop(throwing: BrokerError.network("reset"))
             try await reconnectIsScheduled(attempt: attempt, after: delay)

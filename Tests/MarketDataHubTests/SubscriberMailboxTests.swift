@@ -9,7 +9,7 @@ import Testing
     let board = BrokerStateBoard(brokers: ["alpha", "beta"])
     let key = QuoteKey(brandID: "alpha", symbol: "AAPL")
 
-    func quote(_ last: Double) -> CommonQuote {
+    func quote(_ last: ExactDecimal) -> CommonQuote {
         CommonQuote(symbol: "AAPL", last: last, timestamp: Date(timeIntervalSince1970: 1_700_000_000))
     }
 
@@ -27,7 +27,7 @@ import Testing
         mailbox.follow([slot], replay: MarketUpdate())
         _ = mailbox.takeBatch()
         for last in 1...50 {
-            slot.store(quote(Double(last)))
+            slot.store(quote(ExactDecimal(last)))
             mailbox.signal()
         }
         let batch = try await withTimeout("the batch") { await mailbox.nextBatch() }

@@ -129,12 +129,11 @@ import Testing
         #expect(!FillRules.expires(filled, at: close, sessionClose: close))
     }
 
-    @Test func takesExactPricesFromADoubleQuote() throws {
-        let common = CommonQuote(symbol: "AAPL", last: 150.25, timestamp: epoch, bid: 150.24, ask: 150.26)
-        let snapshot = try #require(QuoteSnapshot(common))
-        #expect(snapshot == (try quote(bid: "150.24", ask: "150.26", last: "150.25")))
-        #expect(QuoteSnapshot(CommonQuote(symbol: "AAPL", last: .nan, timestamp: epoch)) == nil)
-        let halfBroken = try #require(QuoteSnapshot(CommonQuote(symbol: "AAPL", last: 1, timestamp: epoch, bid: .infinity, ask: 2)))
-        #expect(halfBroken.bid == nil && halfBroken.ask == 2)
+    @Test func takesTheQuotesExactPrices() throws {
+        let common = CommonQuote(symbol: "AAPL", last: try d("150.25"), timestamp: epoch, bid: try d("150.24"), ask: try d("150.26"))
+        #expect(QuoteSnapshot(common) == (try quote(bid: "150.24", ask: "150.26", last: "150.25")))
+        // A side of zero or less is "none" on the feeds: nobody can trade at it.
+        let oneSided = QuoteSnapshot(CommonQuote(symbol: "AAPL", last: 1, timestamp: epoch, bid: 0, ask: 2))
+        #expect(oneSided.bid == nil && oneSided.ask == 2)
     }
 }

@@ -7,9 +7,9 @@ import Testing
 @Suite struct PaperBrokerFillTests {
     @Test func marketBuyFillsAtTheAskOfTheSourceOnly() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 187.50, ask: 187.52, last: 187.51))
+        rig.feed.cache(quote("AAPL", bid: "187.50", ask: "187.52", last: "187.51"))
         // Another broker quotes lower: the paper broker must not look at it.
-        rig.feed.cache(quote("AAPL", bid: 180.00, ask: 180.01, last: 180.00), from: FakeMarketFeed.other.id)
+        rig.feed.cache(quote("AAPL", bid: "180.00", ask: "180.01", last: "180.00"), from: FakeMarketFeed.other.id)
         let (broker, events) = try await rig.start(rig.settings(commissionPerShare: try d("0.005"), minimum: 1))
 
         let placed = try await broker.place(try order(.buy, 10))
@@ -32,13 +32,13 @@ import Testing
 
     @Test func marketSellFillsAtTheBidAndAtTheLastTradeWhenThereIsNoBid() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("MSFT", bid: 410.10, ask: 410.20, last: 410.15))
+        rig.feed.cache(quote("MSFT", bid: "410.10", ask: "410.20", last: "410.15"))
         let (broker, events) = try await rig.start()
         let bought = try await broker.place(try order(.buy, 5, symbol: "MSFT"))
         _ = try #require(await events.fill(of: bought.id))
 
         // The source now sends trades only.
-        await rig.feed.send(quote("MSFT", bid: nil, ask: nil, last: 412.00))
+        await rig.feed.send(quote("MSFT", bid: nil, ask: nil, last: "412.00"))
         let sold = try await broker.place(try order(.sell, 5, symbol: "MSFT"))
         let fill = try #require(await events.fill(of: sold.id)).fill
         #expect(fill.price == 412 && fill.priceSource == .lastTrade)
@@ -51,15 +51,15 @@ import Testing
 
     @Test func limitBuyWaitsUntilTheAskReachesItThenFillsAtTheBetterPrice() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("NVDA", bid: 140.00, ask: 140.05, last: 140.02))
+        rig.feed.cache(quote("NVDA", bid: "140.00", ask: "140.05", last: "140.02"))
         let (broker, events) = try await rig.start()
         let placed = try await broker.place(try order(.buy, 100, .limit(try d("139.50")), symbol: "NVDA"))
 
-        await rig.feed.send(quote("NVDA", bid: 139.60, ask: 139.51, last: 139.55))
+        await rig.feed.send(quote("NVDA", bid: "139.60", ask: "139.51", last: "139.55"))
         #expect(try await broker.orders(status: .open).map(\.id) == [placed.id])
 
         // The market gaps through the limit: the fill is at the ask, better than the limit.
-        await rig.feed.send(quote("NVDA", bid: 139.10, ask: 139.20, last: 139.15))
+        await rig.feed.send(quote("NVDA", bid: "139.10", ask: "139.20", last: "139.15"))
         let fill = try #require(await events.fill(of: placed.id)).fill
         #expect(try fill.price == d("139.2") && fill.priceSource == .ask)
         #expect(try await broker.orders(status: .open).isEmpty)
@@ -68,14 +68,14 @@ import Testing
 
     @Test func sellLimitFillsWhenTheBidReachesIt() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("SPY", bid: 600.00, ask: 600.02, last: 600.01))
+        rig.feed.cache(quote("SPY", bid: "600.00", ask: "600.02", last: "600.01"))
         let (broker, events) = try await rig.start()
         _ = try #require(await events.fill(of: try await broker.place(try order(.buy, 3, symbol: "SPY")).id))
         let sell = try await broker.place(try order(.sell, 3, .limit(601), symbol: "SPY"))
 
-        await rig.feed.send(quote("SPY", bid: 600.99, ask: 601.01, last: 601.00))
+        await rig.feed.send(quote("SPY", bid: "600.99", ask: "601.01", last: "601.00"))
         #expect(try await broker.orders(status: .open).map(\.id) == [sell.id])
-        await rig.feed.send(quote("SPY", bid: 601.00, ask: 601.02, last: 601.01))
+        await rig.feed.send(quote("SPY", bid: "601.00", ask: "601.02", last: "601.01"))
         let fill = try #require(await events.fill(of: sell.id)).fill
         #expect(fill.price == 601 && fill.priceSource == .bid)
         await broker.stop()
@@ -83,15 +83,15 @@ import Testing
 
     @Test func stopTriggersOnTheLastTradeThenFillsAsAMarketOrder() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AMD", bid: 120.00, ask: 120.02, last: 120.01))
+        rig.feed.cache(quote("AMD", bid: "120.00", ask: "120.02", last: "120.01"))
         let (broker, events) = try await rig.start()
         let stop = try await broker.place(try order(.buy, 10, .stop(121), symbol: "AMD"))
 
         // The ask is above the stop, but no trade has printed there: nothing happens.
-        await rig.feed.send(quote("AMD", bid: 120.99, ask: 121.05, last: 120.99))
+        await rig.feed.send(quote("AMD", bid: "120.99", ask: "121.05", last: "120.99"))
         #expect(try await broker.orders(status: .open).map(\.id) == [stop.id])
 
-        await rig.feed.send(quote("AMD", bid: 121.00, ask: 121.03, last: 121.02))
+        await rig.feed.send(quote("AMD", bid: "121.00", ask: "121.03", last: "121.02"))
         let fill = try #require(await events.fill(of: stop.id)).fill
         #expect(try fill.price == d("121.03") && fill.priceSource == .ask)
         // Triggered first, then filled on the same quote.
@@ -111,20 +111,20 @@ import Testing
 
     @Test func stopLimitTriggersThenWaitsForItsLimit() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 190.00, ask: 190.02, last: 190.01))
+        rig.feed.cache(quote("AAPL", bid: "190.00", ask: "190.02", last: "190.01"))
         let (broker, events) = try await rig.start()
         _ = try #require(await events.fill(of: try await broker.place(try order(.buy, 10)).id))
         // Sell if a trade prints at 185 or lower, but not below 184.50.
         let stop = try await broker.place(try order(.sell, 10, .stopLimit(stop: 185, limit: try d("184.5"))))
 
-        await rig.feed.send(quote("AAPL", bid: 184.00, ask: 184.10, last: 184.90))
+        await rig.feed.send(quote("AAPL", bid: "184.00", ask: "184.10", last: "184.90"))
         _ = try #require(await events.first { event in
             if case .triggered(let order) = event { return order.id == stop.id }
             return false
         })
         // Triggered, but the bid is below the limit: it now works as a limit order.
         #expect(try await broker.orders(status: .open).map(\.id) == [stop.id])
-        await rig.feed.send(quote("AAPL", bid: 184.60, ask: 184.70, last: 184.65))
+        await rig.feed.send(quote("AAPL", bid: "184.60", ask: "184.70", last: "184.65"))
         let fill = try #require(await events.fill(of: stop.id)).fill
         #expect(try fill.price == d("184.6") && fill.priceSource == .bid)
         await broker.stop()
@@ -133,15 +133,15 @@ import Testing
     @Test func ordersWaitWhileTheMarketIsClosedAndFillWhenItOpens() async throws {
         // Saturday noon in New York.
         let rig = try PaperRig(start: WallClock.newYork(2026, 11, 28, 12))
-        rig.feed.cache(quote("AAPL", bid: 187.50, ask: 187.52, last: 187.51))
+        rig.feed.cache(quote("AAPL", bid: "187.50", ask: "187.52", last: "187.51"))
         let (broker, events) = try await rig.start()
         let placed = try await broker.place(try order(.buy, 1, timeInForce: .gtc))
-        await rig.feed.send(quote("AAPL", bid: 187.40, ask: 187.45, last: 187.42))
+        await rig.feed.send(quote("AAPL", bid: "187.40", ask: "187.45", last: "187.42"))
         #expect(try await broker.orders(status: .open).map(\.id) == [placed.id])
 
         // Monday 09:30:01.
         rig.wall.set(WallClock.newYork(2026, 11, 30, 9, 30, 1))
-        await rig.feed.send(quote("AAPL", bid: 188.00, ask: 188.02, last: 188.01))
+        await rig.feed.send(quote("AAPL", bid: "188.00", ask: "188.02", last: "188.01"))
         let fill = try #require(await events.fill(of: placed.id)).fill
         #expect(try fill.price == d("188.02"))
         await broker.stop()
@@ -155,7 +155,7 @@ import Testing
         async let placing = broker.place(try order(.buy, 2, symbol: "INTC"))
         // The broker follows the symbol to get a price; the quote then arrives.
         await rig.feed.waitUntilFollowed("INTC")
-        await rig.feed.send(quote("INTC", bid: 30.00, ask: 30.01, last: 30.00))
+        await rig.feed.send(quote("INTC", bid: "30.00", ask: "30.01", last: "30.00"))
         let placed = try await placing
         let fill = try #require(await events.fill(of: placed.id)).fill
         #expect(try fill.price == d("30.01"))
@@ -180,7 +180,7 @@ import Testing
 
     @Test func cancelEndsAnOpenOrderAndReleasesItsHold() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 187.50, ask: 187.52, last: 187.51))
+        rig.feed.cache(quote("AAPL", bid: "187.50", ask: "187.52", last: "187.51"))
         let (broker, events) = try await rig.start()
         let placed = try await broker.place(try order(.buy, 100, .limit(150)))
         #expect(await broker.account().buyingPower == 85_000)
@@ -197,7 +197,7 @@ import Testing
 
     @Test func replaceCancelsTheOldOrderAndPlacesTheNewOneTogether() async throws {
         let rig = try PaperRig(start: WallClock.newYork(2026, 11, 25, 11))
-        rig.feed.cache(quote("AAPL", bid: 187.50, ask: 187.52, last: 187.51))
+        rig.feed.cache(quote("AAPL", bid: "187.50", ask: "187.52", last: "187.51"))
         let (broker, events) = try await rig.start(rig.settings(startingCash: 20_000))
         // 100 at 150 holds 15,000: a replacement at 180 (18,000) fits only once that hold is released.
         let old = try await broker.place(try order(.buy, 100, .limit(150)))
@@ -212,13 +212,13 @@ import Testing
 
     @Test func positionsAreRevaluedByTheSourcesLastTrade() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 100.00, ask: 100.00, last: 100.00))
-        rig.feed.cache(quote("MSFT", bid: 200.00, ask: 200.00, last: 200.00))
+        rig.feed.cache(quote("AAPL", bid: "100.00", ask: "100.00", last: "100.00"))
+        rig.feed.cache(quote("MSFT", bid: "200.00", ask: "200.00", last: "200.00"))
         let (broker, events) = try await rig.start()
         _ = try #require(await events.fill(of: try await broker.place(try order(.buy, 10)).id))
         _ = try #require(await events.fill(of: try await broker.place(try order(.buy, 5, symbol: "MSFT")).id))
 
-        await rig.feed.send(quote("AAPL", bid: 109.00, ask: 111.00, last: 110.00))
+        await rig.feed.send(quote("AAPL", bid: "109.00", ask: "111.00", last: "110.00"))
         let aapl = try #require(await events.first { event in
             if case .positionChanged(symbol: "AAPL", let position?) = event { return position.lastPrice == 110 }
             return false

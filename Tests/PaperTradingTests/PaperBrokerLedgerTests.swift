@@ -8,7 +8,7 @@ import Testing
 @Suite struct PaperBrokerLedgerTests {
     @Test func refusesWhatTheAccountCannotCoverAndWritesNothing() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 187.50, ask: 187.52, last: 187.51))
+        rig.feed.cache(quote("AAPL", bid: "187.50", ask: "187.52", last: "187.51"))
         let (broker, events) = try await rig.start(rig.settings(startingCash: 10_000, commissionPerShare: try d("0.01"), minimum: 1))
         let linesAtStart = try rig.ledgerLines().count
 
@@ -38,11 +38,11 @@ import Testing
 
     @Test func shortSalesFillWhenAllowed() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("TSLA", bid: 250.00, ask: 250.10, last: 250.05))
+        rig.feed.cache(quote("TSLA", bid: "250.00", ask: "250.10", last: "250.05"))
         let (broker, events) = try await rig.start(rig.settings(allowShort: true))
         let short = try await broker.place(try order(.sellShort, 10, symbol: "TSLA"))
         #expect(try #require(await events.fill(of: short.id)).fill.price == 250)
-        await rig.feed.send(quote("TSLA", bid: 240.00, ask: 240.10, last: 240.05))
+        await rig.feed.send(quote("TSLA", bid: "240.00", ask: "240.10", last: "240.05"))
         let cover = try await broker.place(try order(.buyToCover, 10, symbol: "TSLA"))
         #expect(try #require(await events.fill(of: cover.id)).fill.price == (try d("240.1")))
         #expect(await broker.account().realizedPnL == 99)
@@ -51,13 +51,13 @@ import Testing
 
     @Test func aRestartReplaysTheSameAccountOrdersAndFills() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01))
-        rig.feed.cache(quote("MSFT", bid: 400.00, ask: 400.04, last: 400.02))
+        rig.feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01"))
+        rig.feed.cache(quote("MSFT", bid: "400.00", ask: "400.04", last: "400.02"))
         let settings = rig.settings(commissionPerShare: try d("0.005"), minimum: 1)
         let (first, events) = try await rig.start(settings)
         _ = try #require(await events.fill(of: try await first.place(try order(.buy, 30)).id))
         _ = try #require(await events.fill(of: try await first.place(try order(.buy, 7, symbol: "MSFT")).id))
-        await rig.feed.send(quote("AAPL", bid: 110.00, ask: 110.02, last: 110.01))
+        await rig.feed.send(quote("AAPL", bid: "110.00", ask: "110.02", last: "110.01"))
         _ = try #require(await events.fill(of: try await first.place(try order(.sell, 12)).id))
         let open = try await first.place(try order(.buy, 5, .limit(90), timeInForce: .gtc))
         let cancelled = try await first.place(try order(.buy, 5, .limit(80), timeInForce: .gtc))
@@ -71,7 +71,7 @@ import Testing
         restartSettings.startingCash = 1
         let (second, _) = try await rig.start(restartSettings)
         // The same last prices as before the restart, so the positions are valued alike.
-        await rig.feed.send([quote("AAPL", bid: 110.00, ask: 110.02, last: 110.01), quote("MSFT", bid: 400.00, ask: 400.04, last: 400.02)])
+        await rig.feed.send([quote("AAPL", bid: "110.00", ask: "110.02", last: "110.01"), quote("MSFT", bid: "400.00", ask: "400.04", last: "400.02")])
         let after = (account: await second.account(), positions: try await second.positions(),
                      orders: try await second.orders(status: .all), fills: try await second.fills(since: .distantPast))
         #expect(after.account == before.account)
@@ -81,14 +81,14 @@ import Testing
         // 12 sold at the bid 110.00, bought at the ask 100.02.
         #expect(try after.account.realizedPnL == d("119.76") && after.account.startingCash == 100_000)
         // The open order still works after the restart.
-        await rig.feed.send(quote("AAPL", bid: 89.90, ask: 89.95, last: 89.92))
+        await rig.feed.send(quote("AAPL", bid: "89.90", ask: "89.95", last: "89.92"))
         #expect(try await second.orders(status: .open).isEmpty)
         await second.stop()
     }
 
     @Test func aTornLastLineIsDroppedWithANoticeAndTheRestReplays() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01))
+        rig.feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01"))
         let (first, events) = try await rig.start()
         _ = try #require(await events.fill(of: try await first.place(try order(.buy, 10)).id))
         await first.stop()
@@ -113,7 +113,7 @@ import Testing
 
     @Test func aDamagedMiddleLineStopsTheStartNamingItAndKeepsTheFile() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01))
+        rig.feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01"))
         let (first, events) = try await rig.start()
         _ = try #require(await events.fill(of: try await first.place(try order(.buy, 10)).id))
         await first.stop()
@@ -150,7 +150,7 @@ import Testing
 
     @Test func dayOrdersExpireAtTheSessionsClose() async throws {
         let rig = try PaperRig(start: WallClock.newYork(2026, 11, 25, 15))
-        rig.feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01))
+        rig.feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01"))
         let (broker, events) = try await rig.start()
         let day = try await broker.place(try order(.buy, 10, .limit(90)))
         let gtc = try await broker.place(try order(.buy, 10, .limit(90), timeInForce: .gtc))
@@ -171,11 +171,11 @@ import Testing
 
     @Test func aDayOrderPlacedAfterTheCloseWaitsForTheNextSession() async throws {
         let rig = try PaperRig(start: WallClock.newYork(2026, 11, 25, 17))
-        rig.feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01))
+        rig.feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01"))
         let (broker, events) = try await rig.start()
         let placed = try await broker.place(try order(.buy, 10))
         rig.wall.set(WallClock.newYork(2026, 11, 26, 9, 30))
-        await rig.feed.send(quote("AAPL", bid: 101.00, ask: 101.02, last: 101.01))
+        await rig.feed.send(quote("AAPL", bid: "101.00", ask: "101.02", last: "101.01"))
         #expect(try #require(await events.fill(of: placed.id)).fill.price == (try d("101.02")))
         await broker.stop()
     }

@@ -9,7 +9,7 @@ import Testing
     @Test func twoInstancesSeeEachOthersOrdersAndPositions() async throws {
         let rig = try PaperRig()
         let otherFeed = FakeMarketFeed()
-        for feed in [rig.feed, otherFeed] { feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01)) }
+        for feed in [rig.feed, otherFeed] { feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01")) }
         let (first, firstEvents) = try await rig.start()
         let (second, secondEvents) = try await rig.start(feed: otherFeed)
 
@@ -38,14 +38,14 @@ import Testing
         let otherFeed = FakeMarketFeed()
         let symbols = ["AAPL", "MSFT", "NVDA", "SPY"]
         for feed in [rig.feed, otherFeed] {
-            for symbol in symbols { feed.cache(quote(symbol, bid: 100.00, ask: 100.02, last: 100.01)) }
+            for symbol in symbols { feed.cache(quote(symbol, bid: "100.00", ask: "100.02", last: "100.01")) }
         }
         let (first, _) = try await rig.start()
         let (second, _) = try await rig.start(feed: otherFeed)
 
         var placed: [OrderID] = []
         for round in 0..<5 {
-            let market = symbols.map { quote($0, bid: 100.00, ask: 100.02, last: 100.01) }
+            let market = symbols.map { quote($0, bid: "100.00", ask: "100.02", last: "100.01") }
             await rig.feed.send(market)
             await otherFeed.send(market)
             // Limit buys below the market, placed by both instances.
@@ -56,7 +56,7 @@ import Testing
             await first.refresh()
             await second.refresh()
             // The market drops through every limit, and both instances hear it at once.
-            let drop = symbols.map { quote($0, bid: Double(97 - round), ask: Double(97 - round) + 0.01, last: Double(97 - round)) }
+            let drop = symbols.map { quote($0, bid: "\(97 - round)", ask: "\(97 - round).01", last: "\(97 - round)") }
             async let heardByFirst: Void = rig.feed.send(drop)
             async let heardBySecond: Void = otherFeed.send(drop)
             _ = await (heardByFirst, heardBySecond)
@@ -94,7 +94,7 @@ import Testing
 
     @Test func aLedgerCutShortByAnotherProgramHaltsTradingAndSaysWhy() async throws {
         let rig = try PaperRig()
-        rig.feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01))
+        rig.feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01"))
         let (broker, events) = try await rig.start()
         _ = try await broker.place(try order(.buy, 1, .limit(50)))
         try Data().write(to: rig.ledgerURL)
@@ -116,7 +116,7 @@ import Testing
     @Test func placementsAreJudgedOnTheCashTheOtherInstanceLeft() async throws {
         let rig = try PaperRig()
         let otherFeed = FakeMarketFeed()
-        for feed in [rig.feed, otherFeed] { feed.cache(quote("AAPL", bid: 100.00, ask: 100.02, last: 100.01)) }
+        for feed in [rig.feed, otherFeed] { feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01")) }
         let (first, _) = try await rig.start(rig.settings(startingCash: 10_000))
         let (second, _) = try await rig.start(rig.settings(startingCash: 10_000), feed: otherFeed)
 

@@ -9,7 +9,7 @@ import Stores
     let msft = QuoteKey(brandID: "alpha", symbol: "MSFT")
     let t0 = Date(timeIntervalSince1970: 1_000)
 
-    func quote(_ symbol: String, _ last: Double, bid: Double? = nil) -> CommonQuote {
+    func quote(_ symbol: String, _ last: ExactDecimal, bid: ExactDecimal? = nil) -> CommonQuote {
         CommonQuote(symbol: symbol, last: last, timestamp: t0, bid: bid)
     }
 
@@ -28,9 +28,9 @@ import Stores
         var store = QuoteStore()
         let snapshot = CommonQuote(symbol: "AAPL", last: 190, timestamp: t0, previousClose: 188, volume: 1_000)
         store.record(.success(snapshot), for: aapl, receivedAt: t0)
-        store.record(.success(quote("AAPL", 191, bid: 190.9)), for: aapl, receivedAt: t0 + 1)
+        store.record(.success(quote("AAPL", 191, bid: exactDecimal("190.9"))), for: aapl, receivedAt: t0 + 1)
         let merged = store.entry(for: aapl)?.quote
-        #expect(merged?.last == 191 && merged?.bid == 190.9)
+        #expect(merged?.last == 191 && merged?.bid == exactDecimal("190.9"))
         #expect(merged?.previousClose == 188)
         #expect(merged?.change == 3)
         #expect(merged?.volume == nil)
@@ -48,7 +48,7 @@ import Stores
         #expect(store.entry(for: aapl)?.lastChangeDirection == 1)
         #expect(store.entry(for: aapl)?.lastChangeAt == t0 + 1)
 
-        store.record(.success(quote("AAPL", 189.5)), for: aapl, receivedAt: t0 + 2)
+        store.record(.success(quote("AAPL", exactDecimal("189.5"))), for: aapl, receivedAt: t0 + 2)
         #expect(store.entry(for: aapl)?.lastChangeDirection == -1)
         #expect(store.entry(for: aapl)?.lastChangeAt == t0 + 2)
     }
@@ -57,13 +57,13 @@ import Stores
         var store = QuoteStore()
         store.record(.success(quote("AAPL", 190)), for: aapl, receivedAt: t0)
         store.record(.success(quote("AAPL", 191)), for: aapl, receivedAt: t0 + 1)
-        store.record(.success(quote("AAPL", 191, bid: 190.9)), for: aapl, receivedAt: t0 + 5)
+        store.record(.success(quote("AAPL", 191, bid: exactDecimal("190.9"))), for: aapl, receivedAt: t0 + 5)
 
         let entry = store.entry(for: aapl)
         #expect(entry?.lastChangeDirection == 1)
         #expect(entry?.lastChangeAt == t0 + 1)
         #expect(entry?.receivedAt == t0 + 5)
-        #expect(entry?.quote?.bid == 190.9)
+        #expect(entry?.quote?.bid == exactDecimal("190.9"))
     }
 
     @Test func aFailureKeepsTheLastQuoteAndAQuoteClearsTheFailure() {
@@ -104,7 +104,7 @@ import Stores
     @Test func keepOnlyForgetsEveryBrokersRowOfTheOtherSymbols() {
         var store = QuoteStore()
         store.apply(
-            MarketUpdate(quotes: [aapl: quote("AAPL", 190), aaplBeta: quote("AAPL", 190.1), msft: quote("MSFT", 410)]),
+            MarketUpdate(quotes: [aapl: quote("AAPL", 190), aaplBeta: quote("AAPL", exactDecimal("190.1")), msft: quote("MSFT", 410)]),
             receivedAt: t0)
         store.keepOnly(["MSFT"])
 

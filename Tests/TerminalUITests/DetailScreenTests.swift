@@ -10,23 +10,25 @@ import TerminalUI
     typealias F = WatchlistFixture
 
     /// Ten minutes of prices: alpha climbs, beta falls, gamma is flat and stops five minutes ago.
-    static func history(_ base: Double, slope: Double, until end: TimeInterval = 0) -> [PricePoint] {
-        stride(from: 600.0, through: end, by: -10).map { ago in
-            PricePoint(time: F.ago(ago), price: base + slope * (600 - ago) / 600)
+    static func history(_ base: String, slope: String, until end: Int = 0) -> [PricePoint] {
+        stride(from: 600, through: end, by: -10).map { ago in
+            // base + slope × (600 − ago) ÷ 600, exactly (to 8 decimals)
+            let climbed = (try? exactDecimal(slope).ratio(to: 600, times: 600 - ago)) ?? 0
+            return PricePoint(time: F.ago(TimeInterval(ago)), price: exactDecimal(base) + climbed)
         }
     }
 
     static let detail = SymbolDetail(symbol: "AAPL", entries: [
         SymbolDetail.Entry(
-            branding: F.alpha, quote: CommonQuote(symbol: "AAPL", last: 189.84, timestamp: F.ago(2), bid: 189.83, ask: 189.85, volume: 52_340_000),
-            state: .live, receivedAt: F.ago(2), seenRange: 188.10...189.90, history: history(188.2, slope: 1.6)),
+            branding: F.alpha, quote: CommonQuote(symbol: "AAPL", last: exactDecimal("189.84"), timestamp: F.ago(2), bid: exactDecimal("189.83"), ask: exactDecimal("189.85"), volume: 52_340_000),
+            state: .live, receivedAt: F.ago(2), seenRange: exactDecimal("188.10")...exactDecimal("189.90"), history: history("188.2", slope: "1.6")),
         SymbolDetail.Entry(
-            branding: F.beta, quote: CommonQuote(symbol: "AAPL", last: 189.86, timestamp: F.ago(1), bid: 189.85, ask: 189.87),
-            state: .live, receivedAt: F.ago(1), seenRange: 189.70...190.40, history: history(190.4, slope: -0.55)),
+            branding: F.beta, quote: CommonQuote(symbol: "AAPL", last: exactDecimal("189.86"), timestamp: F.ago(1), bid: exactDecimal("189.85"), ask: exactDecimal("189.87")),
+            state: .live, receivedAt: F.ago(1), seenRange: exactDecimal("189.70")...exactDecimal("190.40"), history: history("190.4", slope: "-0.55")),
         SymbolDetail.Entry(
-            branding: F.gamma, quote: CommonQuote(symbol: "AAPL", last: 189.80, timestamp: F.ago(300), bid: 189.78, ask: 189.82),
-            state: .reconnecting(attempt: 2, reason: "reset"), receivedAt: F.ago(300), seenRange: 189.80...189.80,
-            history: history(189.8, slope: 0, until: 300)),
+            branding: F.gamma, quote: CommonQuote(symbol: "AAPL", last: exactDecimal("189.80"), timestamp: F.ago(300), bid: exactDecimal("189.78"), ask: exactDecimal("189.82")),
+            state: .reconnecting(attempt: 2, reason: "reset"), receivedAt: F.ago(300), seenRange: exactDecimal("189.80")...exactDecimal("189.80"),
+            history: history("189.8", slope: "0", until: 300)),
     ])
 
     func state() -> WatchlistViewState {
@@ -81,8 +83,14 @@ import TerminalUI
     @Test func statsAcrossBrokers() {
         #expect(Self.detail.bestBid?.branding == F.beta)
         #expect(Self.detail.bestAsk?.branding == F.gamma)
-        // (189.86 - 189.80) / 189.84 × 10,000
-        #expect(abs((Self.detail.disagreementBasisPoints ?? 0) - 3.1606) < 0.001)
+        // (189.86 − 189.80) ÷ 189.84 × 10,000 = 3.1605562…, cut at the 8th decimal
+        #expect(Self.detail.disagreementBasisPoints == exactDecimal("3.16055625"))
+        // An even count: the median is the mean of the middle two, never rounded itself.
+        let two = SymbolDetail(symbol: "X", entries: [
+            SymbolDetail.Entry(branding: F.alpha, quote: CommonQuote(symbol: "X", last: exactDecimal("0.00000001"), timestamp: F.now)),
+            SymbolDetail.Entry(branding: F.beta, quote: CommonQuote(symbol: "X", last: exactDecimal("0.00000002"), timestamp: F.now)),
+        ])
+        #expect(two.disagreementBasisPoints == exactDecimal("6666.66666666"))
         #expect(SymbolDetail(symbol: "X", entries: [SymbolDetail.Entry(branding: F.alpha)]).disagreementBasisPoints == nil)
     }
 }

@@ -7,16 +7,16 @@ import TerminalKit
 /// The table measures numbers before drawing them and then spells them straight into the frame:
 /// the width must be what gets drawn, and drawing must put the same cells where writing the text would.
 @Suite struct FormattedNumberTests {
-    static let values: [Double] = [
-        0, 0.004, -0.004, 0.005, 0.0123, -0.5, 1, 9.995, 99.99, 100, 189.84, -1_234.5678, 999_999.995,
-        1e15, 8.9e15, 9.5e15, 1e20, -1e20, .nan, .infinity, -.infinity,
-    ]
+    static let values: [ExactDecimal] = [
+        "0", "0.004", "-0.004", "0.005", "0.0123", "-0.5", "1", "9.995", "99.99", "100", "189.84", "-1234.5678", "999999.995",
+        "0.00000001", "-0.00000001", "89999999999.99999999",
+    ].map(exactDecimal) + [.max, -.max]
 
     static var numbers: [FormattedNumber] {
         values.flatMap { value in
             [
                 QuoteFormatting.priceNumber(value), QuoteFormatting.changeNumber(value, decimals: 4),
-                QuoteFormatting.percentNumber(value), FormattedNumber(value, decimals: 0),
+                QuoteFormatting.percentNumber(value), FormattedNumber(value, decimals: 0), FormattedNumber(value, decimals: 8),
             ]
         } + [Int64(-1), 0, 950, 999_949, 999_950, 12_345_678, .max].map(QuoteFormatting.volumeNumber)
             + [nil, 0, 59, 61, 7_200, 200_000].map { seconds in
@@ -38,31 +38,30 @@ import TerminalKit
     }
 
     @Test func spellsAsTheStringFormattersDo() {
-        #expect(Self.text(QuoteFormatting.priceNumber(189.84)) == QuoteFormatting.price(189.84))
-        #expect(Self.text(QuoteFormatting.changeNumber(-0.45)) == "-0.45")
-        #expect(Self.text(QuoteFormatting.percentNumber(1.234)) == "+1.23%")
+        #expect(Self.text(QuoteFormatting.priceNumber(exactDecimal("189.84"))) == QuoteFormatting.price(exactDecimal("189.84")))
+        #expect(Self.text(QuoteFormatting.changeNumber(exactDecimal("-0.45"))) == "-0.45")
+        #expect(Self.text(QuoteFormatting.percentNumber(exactDecimal("1.234"))) == "+1.23%")
         #expect(Self.text(QuoteFormatting.volumeNumber(999_950)) == "1.0M")
-        #expect(Self.text(FormattedNumber(1e20, decimals: 2)) == String(format: "%.2f", 1e20))
-        #expect(Self.text(FormattedNumber(-1e20, decimals: 1, sign: .unlessZero, suffix: 0x25)) == "-" + String(format: "%.1f", 1e20) + "%")
+        #expect(Self.text(QuoteFormatting.volumeNumber(.max)) == "9223372T")
+        #expect(Self.text(QuoteFormatting.volumeNumber(12_350)) == "12.4K", "an exact half goes up")
+        #expect(Self.text(FormattedNumber(.max, decimals: 8)) == "90000000000.00000000")
+        #expect(Self.text(FormattedNumber(-.max, decimals: 1, sign: .unlessZero, suffix: 0x25)) == "-90000000000.0%")
         #expect(Self.text(.missing) == "—")
     }
 
-    /// Rounding is done without libm; it must still be `rounded()`'s, halves away from zero included.
-    @Test func roundsAsDoubleRoundedDoes() {
+    /// Rounding to fewer places is half away from zero, as `ExactDecimal.rounded(toScale:rule:)` does it.
+    @Test func roundsHalfAwayFromZero() {
         var generator = SplitMix64(seed: 42)
-        var values: [Double] = [0.125, 2.5, 0.5, 1.5, 0.49999999999999994, 4_503_599_627_370_495.5, 8.99e15, 0.005, 1.005]
+        var values = ["0.125", "2.5", "0.5", "1.5", "0.49999999", "0.005", "1.005", "-0.005", "89999999999.99999995"].map(exactDecimal)
         for _ in 0..<5_000 {
-            values.append(Double(generator.next() % 10_000_000) / 1_000 * (generator.next() % 2 == 0 ? 1 : -1))
+            values.append(ExactDecimal(units: Int64(generator.next() % 10_000_000_000_000) * (generator.next() % 2 == 0 ? 1 : -1)))
         }
         for value in values {
-            for decimals in [0, 1, 2, 4] {
+            for decimals in 0...8 {
                 let number = FormattedNumber(value, decimals: decimals)
-                let expected = (abs(value) * pow(10, Double(decimals))).rounded()
-                if expected < 9e15 {
-                    #expect(number.kind == .digits && Double(number.units) == expected, "\(value) to \(decimals) places")
-                } else {
-                    #expect(number.kind == .huge, "\(value) to \(decimals) places")
-                }
+                let expected = value.rounded(toScale: decimals, rule: .toNearestOrAwayFromZero).units.magnitude
+                let step = (decimals..<8).reduce(UInt64(1)) { power, _ in power * 10 }
+                #expect(number.kind == .digits && number.units * step == expected, "\(value) to \(decimals) places")
             }
         }
     }

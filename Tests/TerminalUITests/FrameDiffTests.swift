@@ -19,7 +19,7 @@ import TerminalKit
 
     @Test func aChangedPriceIsOneShortRun() {
         var state = F.state()
-        state.rows.modifyEntry(at: 3) { $0.quote?.last = 402.17 }
+        state.rows.modifyEntry(at: 3) { $0.quote?.last = exactDecimal("402.17") }
         let old = F.render(F.state(), columns: 100, rows: 30)
         let new = F.render(state, columns: 100, rows: 30)
         let runs = FrameDiff.runs(from: old, to: new)

@@ -7,23 +7,37 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_763_900_000)
 
     @Test func prices() {
-        #expect(QuoteFormatting.price(189.84) == "189.84")
-        #expect(QuoteFormatting.price(189.845001) == "189.85")
-        #expect(QuoteFormatting.price(0.4321) == "0.4321")
+        #expect(QuoteFormatting.price(exactDecimal("189.84")) == "189.84")
+        #expect(QuoteFormatting.price(exactDecimal("189.845")) == "189.85", "half away from zero")
+        #expect(QuoteFormatting.price(exactDecimal("189.835")) == "189.84")
+        #expect(QuoteFormatting.price(exactDecimal("189.84499999")) == "189.84")
+        #expect(QuoteFormatting.price(exactDecimal("0.4321")) == "0.4321")
+        #expect(QuoteFormatting.price(exactDecimal("0.00005")) == "0.0001")
+        #expect(QuoteFormatting.price(exactDecimal("-0.5")) == "-0.5000")
         #expect(QuoteFormatting.price(0) == "0.00")
-        #expect(QuoteFormatting.price(.nan) == "—")
-        #expect(QuoteFormatting.price(.infinity) == "—")
+        #expect(QuoteFormatting.price(1) == "1.00")
+        #expect(QuoteFormatting.price(.max) == "90000000000.00")
     }
 
     @Test func changesAreSignedUnlessZero() {
-        #expect(QuoteFormatting.change(2.34) == "+2.34")
-        #expect(QuoteFormatting.change(-3.385) == "-3.38" || QuoteFormatting.change(-3.385) == "-3.39")
-        #expect(QuoteFormatting.change(-0.001) == "0.00")
-        #expect(QuoteFormatting.change(0.0012, decimals: 4) == "+0.0012")
-        #expect(QuoteFormatting.percent(1.2479) == "+1.25%")
-        #expect(QuoteFormatting.percent(-0.83) == "-0.83%")
+        #expect(QuoteFormatting.change(exactDecimal("2.34")) == "+2.34")
+        #expect(QuoteFormatting.change(exactDecimal("-3.385")) == "-3.39", "an exact half goes away from zero")
+        #expect(QuoteFormatting.change(exactDecimal("-0.001")) == "0.00")
+        #expect(QuoteFormatting.change(exactDecimal("0.0012"), decimals: 4) == "+0.0012")
+        #expect(QuoteFormatting.percent(exactDecimal("1.2479")) == "+1.25%")
+        #expect(QuoteFormatting.percent(exactDecimal("1.245")) == "+1.25%")
+        #expect(QuoteFormatting.percent(exactDecimal("1.24499999")) == "+1.24%")
+        #expect(QuoteFormatting.percent(exactDecimal("-0.83")) == "-0.83%")
         #expect(QuoteFormatting.percent(0) == "0.00%")
-        #expect(QuoteFormatting.percent(.nan) == "—")
+    }
+
+    @Test(arguments: [
+        ("17798.36", "17,798.36"), ("-1250", "-1,250.00"), ("1234567.891", "1,234,567.89"), ("0", "0.00"),
+        ("999.995", "1,000.00"), ("-999.995", "-1,000.00"), ("131056.816", "131,056.82"), ("0.125", "0.13"),
+        ("-0.004", "0.00"), ("100", "100.00"), ("90000000000", "90,000,000,000.00"), ("0.1", "0.10"),
+    ])
+    func moneyIsGroupedToTheCentHalfAwayFromZero(_ text: String, _ shown: String) {
+        #expect(QuoteFormatting.money(exactDecimal(text)) == shown)
     }
 
     @Test func ages() {
@@ -47,32 +61,33 @@ import Testing
 }
 
 @Suite struct FixedDecimalsTests {
-    /// The integer formatter agrees with printf across magnitudes, signs and places.
-    @Test func agreesWithPrintf() {
+    /// The cell formatter (integers, right to left) agrees with `ExactDecimal`'s own rounding, half away
+    /// from zero, across magnitudes, signs and places; unlike a money column it keeps the minus of a
+    /// negative value that rounds to zero.
+    @Test func agreesWithTheDecimalsOwnRounding() {
         var generator = SplitMix64(seed: 20261123)
         for _ in 0..<5_000 {
-            let magnitude = pow(10, Double.random(in: -5...9, using: &generator))
-            let value = (Bool.random(using: &generator) ? -1 : 1) * magnitude
-            for places in [0, 1, 2, 4] {
-                let expected = String(format: "%.\(places)f", value)
-                let actual = QuoteFormatting.fixed(value, decimals: places)
-                // printf rounds the binary value half-to-even; ties are vanishingly rare in random doubles,
-                // but allow a last-digit difference only on an exact tie.
-                if actual != expected {
-                    let scaled = abs(value) * pow(10, Double(places))
-                    #expect(abs(scaled - scaled.rounded(.down) - 0.5) < 1e-9, "\(value) with \(places) places: \(actual) vs \(expected)")
-                }
+            let digits = Int(generator.next() % 19) + 1
+            var magnitude: Int64 = 1
+            for _ in 1..<digits { magnitude *= 10 }
+            let units = Int64(generator.next() % UInt64(min(magnitude, 9_000_000_000_000_000_000))) * (generator.next() % 2 == 0 ? 1 : -1)
+            let value = ExactDecimal(units: units)
+            for places in 0...8 {
+                var expected = value.formatted(fractionDigits: places, rule: .toNearestOrAwayFromZero)
+                if value.isNegative && !expected.hasPrefix("-") { expected = "-" + expected }
+                #expect(QuoteFormatting.fixed(value, decimals: places) == expected, "\(value) with \(places) places")
             }
         }
     }
 
     @Test func edgeCases() {
         #expect(QuoteFormatting.fixed(0, decimals: 2) == "0.00")
-        #expect(QuoteFormatting.fixed(0.005, decimals: 4) == "0.0050")
-        #expect(QuoteFormatting.fixed(189.845, decimals: 0) == "190")
-        #expect(QuoteFormatting.fixed(-3.4, decimals: 2) == "-3.40")
-        #expect(QuoteFormatting.fixed(.nan, decimals: 2) == "—")
-        #expect(QuoteFormatting.fixed(1e17, decimals: 2) == "100000000000000000.00")
+        #expect(QuoteFormatting.fixed(exactDecimal("0.005"), decimals: 4) == "0.0050")
+        #expect(QuoteFormatting.fixed(exactDecimal("189.845"), decimals: 0) == "190")
+        #expect(QuoteFormatting.fixed(exactDecimal("-3.4"), decimals: 2) == "-3.40")
+        #expect(QuoteFormatting.fixed(exactDecimal("-0.004"), decimals: 2) == "-0.00")
+        #expect(QuoteFormatting.fixed(exactDecimal("0.00000001"), decimals: 8) == "0.00000001")
+        #expect(QuoteFormatting.fixed(.max, decimals: 2) == "90000000000.00")
+        #expect(QuoteFormatting.fixed(-.max, decimals: 8) == "-90000000000.00000000")
     }
 }
-

@@ -44,8 +44,8 @@ import TerminalUI
         state.portfolio = portfolio
         state.positions = PositionsSummary(portfolio: portfolio) { _, symbol in
             switch symbol {
-            case "AAPL": CommonQuote(symbol: "AAPL", last: 189.84, timestamp: F.now, previousClose: 187.5)
-            case "NVDA": CommonQuote(symbol: "NVDA", last: 131.07, timestamp: F.now, previousClose: 128)
+            case "AAPL": CommonQuote(symbol: "AAPL", last: exactDecimal("189.84"), timestamp: F.now, previousClose: exactDecimal("187.5"))
+            case "NVDA": CommonQuote(symbol: "NVDA", last: exactDecimal("131.07"), timestamp: F.now, previousClose: 128)
             default: nil
             }
         }
@@ -69,7 +69,7 @@ import TerminalUI
         if problem { _ = ticket.update(.submit) }
         var state = F.state(front: .ticket(ticket), message: nil)
         state.ticketPreview = TicketPreview(
-            ticket: ticket, quote: CommonQuote(symbol: "AAPL", last: 189.84, timestamp: F.now, bid: 189.83, ask: 189.85),
+            ticket: ticket, quote: CommonQuote(symbol: "AAPL", last: exactDecimal("189.84"), timestamp: F.now, bid: exactDecimal("189.83"), ask: exactDecimal("189.85")),
             buyingPower: ExactDecimal(parsing: "97453.8"))
         state.tradesLive = live
         return state

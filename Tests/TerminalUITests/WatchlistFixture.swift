@@ -19,12 +19,15 @@ enum WatchlistFixture {
     static func ago(_ seconds: TimeInterval) -> Date { now.addingTimeInterval(-seconds) }
 
     static func row(
-        _ symbol: String, _ branding: ServiceBranding, last: Double? = nil, close: Double? = nil,
-        bid: Double? = nil, ask: Double? = nil, volume: Int64? = nil, age: TimeInterval = 1,
+        _ symbol: String, _ branding: ServiceBranding, last: String? = nil, close: String? = nil,
+        bid: String? = nil, ask: String? = nil, volume: Int64? = nil, age: TimeInterval = 1,
         error: BrokerError? = nil, changedAgo: TimeInterval? = nil, direction: Int = 0
     ) -> Row {
+        // Prices written as a broker sends them, read exactly.
         let quote = last.map {
-            CommonQuote(symbol: symbol, last: $0, timestamp: ago(age), bid: bid, ask: ask, previousClose: close, volume: volume)
+            CommonQuote(
+                symbol: symbol, last: exactDecimal($0), timestamp: ago(age), bid: bid.map(exactDecimal), ask: ask.map(exactDecimal),
+                previousClose: close.map(exactDecimal), volume: volume)
         }
         return (
             QuoteKey(brandID: branding.id, symbol: symbol), branding,
@@ -47,19 +50,19 @@ enum WatchlistFixture {
     typealias Row = (key: QuoteKey, branding: ServiceBranding, entry: QuoteEntry?)
 
     static let rows: [Row] = [
-        row("AAPL", alpha, last: 189.84, close: 187.50, bid: 189.83, ask: 189.85, volume: 52_340_000, age: 2),
-        row("AAPL", beta, last: 189.86, close: 187.50, bid: 189.85, ask: 189.87, volume: 52_338_100, age: 1),
-        row("AAPL", gamma, last: 189.80, close: 187.50, bid: 189.78, ask: 189.82, age: 5),
-        row("MSFT", alpha, last: 402.12, close: 405.50, bid: 402.10, ask: 402.14, volume: 18_020_500, age: 3),
-        row("MSFT", beta, last: 402.10, close: 405.50, bid: 402.08, ask: 402.12, volume: 18_019_900, age: 2),
-        row("MSFT", gamma, last: 401.95, close: 405.50, bid: 401.90, ask: 402.00, age: 75),
-        row("NVDA", alpha, last: 131.07, close: 128.00, bid: 131.06, ask: 131.08, volume: 240_100_000, age: 0.4,
+        row("AAPL", alpha, last: "189.84", close: "187.50", bid: "189.83", ask: "189.85", volume: 52_340_000, age: 2),
+        row("AAPL", beta, last: "189.86", close: "187.50", bid: "189.85", ask: "189.87", volume: 52_338_100, age: 1),
+        row("AAPL", gamma, last: "189.80", close: "187.50", bid: "189.78", ask: "189.82", age: 5),
+        row("MSFT", alpha, last: "402.12", close: "405.50", bid: "402.10", ask: "402.14", volume: 18_020_500, age: 3),
+        row("MSFT", beta, last: "402.10", close: "405.50", bid: "402.08", ask: "402.12", volume: 18_019_900, age: 2),
+        row("MSFT", gamma, last: "401.95", close: "405.50", bid: "401.90", ask: "402.00", age: 75),
+        row("NVDA", alpha, last: "131.07", close: "128.00", bid: "131.06", ask: "131.08", volume: 240_100_000, age: 0.4,
             changedAgo: 0.4, direction: 1),
-        row("NVDA", beta, last: 131.05, close: 128.00, bid: 131.04, ask: 131.06, volume: 240_099_000, age: 5,
+        row("NVDA", beta, last: "131.05", close: "128.00", bid: "131.04", ask: "131.06", volume: 240_099_000, age: 5,
             changedAgo: 5, direction: -1),
-        row("NVDA", gamma, last: 131.10, close: 128.00, age: 12),
-        row("ZZZZ", alpha, last: 12.34, close: 12.34, bid: 12.33, ask: 12.35, volume: 950, age: 130),
-        row("ZZZZ", beta, last: 0.4321, age: 4_000),
+        row("NVDA", gamma, last: "131.10", close: "128.00", age: 12),
+        row("ZZZZ", alpha, last: "12.34", close: "12.34", bid: "12.33", ask: "12.35", volume: 950, age: 130),
+        row("ZZZZ", beta, last: "0.4321", age: 4_000),
         row("ZZZZ", gamma, error: .unknownSymbol("ZZZZ")),
     ]
 

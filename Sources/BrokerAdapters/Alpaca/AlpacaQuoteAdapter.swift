@@ -4,8 +4,8 @@ import TextSafety
 /// One snapshot entry → one watchlist row.
 enum AlpacaQuoteAdapter {
     /// `symbol` is spelled as the user wrote it. Last is the latest trade's price, else the mid of the
-    /// latest quote; the timestamp is that trade's (or quote's) `t`. Bid and ask come from the latest
-    /// quote, the previous close from `prevDailyBar.c`, the volume from `dailyBar.v`.
+    /// latest quote (exact, to 8 decimals); the timestamp is that trade's (or quote's) `t`. Bid and ask
+    /// come from the latest quote, the previous close from `prevDailyBar.c`, the volume from `dailyBar.v`.
     static func quote(symbol: String, entry: AlpacaSnapshots.Entry?) -> Result<CommonQuote, BrokerError> {
         switch entry {
         case nil, .null:
@@ -24,13 +24,13 @@ enum AlpacaQuoteAdapter {
         let bid = quote?.bidPrice.flatMap(positive)
         let ask = quote?.askPrice.flatMap(positive)
 
-        let last: Double
+        let last: ExactDecimal
         let stamp: String?
         if let trade = snapshot.latestTrade, let price = trade.price.flatMap(positive) {
             last = price
             stamp = trade.timestamp
         } else if let bid, let ask {
-            last = (bid + ask) / 2
+            last = .midpoint(bid, ask)
             stamp = quote?.timestamp
         } else {
             return .failure(.badResponse("alpaca sent no trade or two-sided quote for \(symbol)"))
@@ -47,7 +47,7 @@ enum AlpacaQuoteAdapter {
         ))
     }
 
-    private static func positive(_ price: Double) -> Double? {
-        price > 0 && price.isFinite ? price : nil
+    private static func positive(_ price: ExactDecimal) -> ExactDecimal? {
+        price.isPositive ? price : nil
     }
 }

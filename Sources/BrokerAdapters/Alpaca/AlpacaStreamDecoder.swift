@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Decodes Alpaca market-data WebSocket frames: always a JSON array; control messages come alone, data
@@ -51,9 +52,9 @@ public enum AlpacaStreamDecoder {
         }
         var type: Name?
         var symbol: String?
-        var price: Double?
-        var bid: Double?
-        var ask: Double?
+        var price: ExactDecimal?
+        var bid: ExactDecimal?
+        var ask: ExactDecimal?
         var timestamp: String?
         var message: String?
         var code: Int64?
@@ -63,9 +64,9 @@ public enum AlpacaStreamDecoder {
             switch key {
             case names.type: type = try scanner.name()
             case names.symbol: symbol = try scanner.string()
-            case names.price: price = try scanner.double()
-            case names.bid: bid = try scanner.double()
-            case names.ask: ask = try scanner.double()
+            case names.price: price = try scanner.exactDecimal()
+            case names.bid: bid = try scanner.exactDecimal()
+            case names.ask: ask = try scanner.exactDecimal()
             case names.timestamp: timestamp = try scanner.string()
             case names.message: message = try scanner.string()
             case names.code: code = try scanner.int64()

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// One message of an Alpaca market-data WebSocket frame, with only the fields the watchlist uses
@@ -11,7 +12,7 @@ public enum AlpacaStreamEvent: Sendable, Hashable {
     /// The complete current subscription, sent after every subscribe and unsubscribe.
     case subscription(trades: [String], quotes: [String])
     /// `t`: a trade at `p`; `t` is RFC 3339 with 0–9 fraction digits.
-    case trade(symbol: String, price: Double, timestamp: Date)
+    case trade(symbol: String, price: ExactDecimal, timestamp: Date)
     /// `q`: bid `bp` and ask `ap` (absent sides are nil).
-    case quote(symbol: String, bidPrice: Double?, askPrice: Double?, timestamp: Date)
+    case quote(symbol: String, bidPrice: ExactDecimal?, askPrice: ExactDecimal?, timestamp: Date)
 }

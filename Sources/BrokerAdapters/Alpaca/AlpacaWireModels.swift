@@ -1,8 +1,10 @@
+import Domain
 import Foundation
 
 // Alpaca Market Data v2 REST, exactly as sent (reference §3.1). Every field is optional: Alpaca sends
 // `null` for any sub-object and adds fields over time; unknown keys are ignored. Timestamps stay strings
 // here (RFC 3339, 0–9 fraction digits); the adapter parses them, so one bad timestamp fails one row.
+// Prices are `ExactDecimal`, read from the number's digits (never through `Double`).
 
 /// `GET /v2/stocks/snapshots`: a top-level map symbol → snapshot with no wrapper key; `null` for a symbol
 /// Alpaca does not know. (Crypto snapshots are wrapped in `{"snapshots":…}`; stocks are not.)
@@ -86,7 +88,7 @@ public struct AlpacaTrade: Decodable, Sendable, Hashable {
     /// RFC 3339, UTC, 0–9 fraction digits.
     public let timestamp: String?
     public let exchange: String?
-    public let price: Double?
+    public let price: ExactDecimal?
     public let size: Int64?
     /// Condition codes; `" "` (a space) is a valid one.
     public let conditions: [String]?
@@ -102,10 +104,10 @@ public struct AlpacaTrade: Decodable, Sendable, Hashable {
 public struct AlpacaQuote: Decodable, Sendable, Hashable {
     public let timestamp: String?
     public let askExchange: String?
-    public let askPrice: Double?
+    public let askPrice: ExactDecimal?
     public let askSize: Int64?
     public let bidExchange: String?
-    public let bidPrice: Double?
+    public let bidPrice: ExactDecimal?
     public let bidSize: Int64?
     public let conditions: [String]?
     public let tape: String?
@@ -120,13 +122,13 @@ public struct AlpacaQuote: Decodable, Sendable, Hashable {
 /// New York written in UTC (`04:00Z` or `05:00Z`).
 public struct AlpacaBar: Decodable, Sendable, Hashable {
     public let timestamp: String?
-    public let open: Double?
-    public let high: Double?
-    public let low: Double?
-    public let close: Double?
+    public let open: ExactDecimal?
+    public let high: ExactDecimal?
+    public let low: ExactDecimal?
+    public let close: ExactDecimal?
     public let volume: Int64?
     public let tradeCount: Int64?
-    public let vwap: Double?
+    public let vwap: ExactDecimal?
 
     enum CodingKeys: String, CodingKey {
         case timestamp = "t", open = "o", high = "h", low = "l", close = "c", volume = "v", tradeCount = "n", vwap = "vw"

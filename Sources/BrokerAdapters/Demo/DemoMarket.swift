@@ -9,6 +9,9 @@ import Foundation
 /// That is the √t growth of a random walk at every scale up to the largest octave (~36 h at 500 ms
 /// ticks), bounded beyond it, and never negative. Each broker adds a fixed bias and its own tiny
 /// noise, so the brokers track one market but visibly disagree by a few basis points.
+///
+/// The model runs in `Double` (it is a random walk, not money); what a broker quotes is rounded to whole
+/// cents, half away from zero, and handed out as `ExactDecimal` built from those cents.
 public enum DemoMarket {
     /// One demo trading day: 6 h at the default 500 ms tick. `previousClose` and volume restart on it.
     public static let ticksPerDay = 43_200
@@ -56,16 +59,14 @@ public enum DemoMarket {
     }
 
     /// What `brokerID` quotes as last price at `tick`, in cents.
-    public static func price(symbol: String, brokerID: String, priceBias: Double, tick: Int, seed: UInt64) -> Double {
-        let brokerKey = DemoHash.mix(symbolKey(symbol, seed: seed), DemoHash.fnv1a(brokerID))
-        let noise = brokerNoise * DemoHash.signedUnit(DemoHash.mix(brokerKey, tick))
-        return roundedToCents(referencePrice(symbol: symbol, tick: tick, seed: seed) * exp(priceBias + noise))
+    public static func price(symbol: String, brokerID: String, priceBias: Double, tick: Int, seed: UInt64) -> ExactDecimal {
+        exact(cents: priceCents(symbol: symbol, brokerID: brokerID, priceBias: priceBias, tick: tick, seed: seed))
     }
 
     /// The consensus price at the start of `tick`'s day, in cents; the same for every broker all day,
     /// so change and change % are stable and comparable across rows.
-    public static func previousClose(symbol: String, tick: Int, seed: UInt64) -> Double {
-        roundedToCents(referencePrice(symbol: symbol, tick: dayStart(of: tick), seed: seed))
+    public static func previousClose(symbol: String, tick: Int, seed: UInt64) -> ExactDecimal {
+        exact(cents: cents(referencePrice(symbol: symbol, tick: dayStart(of: tick), seed: seed)))
     }
 
     /// Shares traded so far today through `brokerID`: grows every tick, faster and slower through the
@@ -82,15 +83,16 @@ public enum DemoMarket {
         return Int64((sharesPerTick * shaped).rounded(.down))
     }
 
-    /// The full quote `profile`'s broker gives for `symbol` at `tick`.
+    /// The full quote `profile`'s broker gives for `symbol` at `tick`: bid and ask half the broker's spread
+    /// (at least a cent) either side of the last price.
     public static func quote(
         symbol: String, profile: DemoBrokerProfile, tick: Int, seed: UInt64, timestamp: Date
     ) -> CommonQuote {
-        let last = price(symbol: symbol, brokerID: profile.branding.id, priceBias: profile.priceBias, tick: tick, seed: seed)
-        let halfSpread = max(0.01, roundedToCents(last * profile.spread / 2))
+        let last = priceCents(symbol: symbol, brokerID: profile.branding.id, priceBias: profile.priceBias, tick: tick, seed: seed)
+        let halfSpread = max(1, cents(Double(last) / 100 * profile.spread / 2))
         return CommonQuote(
-            symbol: symbol, last: last, timestamp: timestamp,
-            bid: roundedToCents(last - halfSpread), ask: roundedToCents(last + halfSpread),
+            symbol: symbol, last: exact(cents: last), timestamp: timestamp,
+            bid: exact(cents: last - halfSpread), ask: exact(cents: last + halfSpread),
             previousClose: previousClose(symbol: symbol, tick: tick, seed: seed),
             volume: volume(symbol: symbol, brokerID: profile.branding.id, tick: tick, seed: seed)
         )
@@ -133,8 +135,27 @@ public enum DemoMarket {
         return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 
+    /// `brokerID`'s last price at `tick` in whole cents.
+    static func priceCents(symbol: String, brokerID: String, priceBias: Double, tick: Int, seed: UInt64) -> Int64 {
+        let brokerKey = DemoHash.mix(symbolKey(symbol, seed: seed), DemoHash.fnv1a(brokerID))
+        let noise = brokerNoise * DemoHash.signedUnit(DemoHash.mix(brokerKey, tick))
+        return cents(referencePrice(symbol: symbol, tick: tick, seed: seed) * exp(priceBias + noise))
+    }
+
+    /// A model price in dollars to whole cents, half away from zero. The walk is bounded (a few times its
+    /// base level at most), so the cents are far inside `Int64`.
+    static func cents(_ dollars: Double) -> Int64 {
+        Int64((dollars * 100).rounded())
+    }
+
+    /// A model level rounded to cents, still in the model's `Double` (base prices).
     static func roundedToCents(_ value: Double) -> Double {
         (value * 100).rounded() / 100
+    }
+
+    /// Whole cents as the exact price a quote carries.
+    static func exact(cents: Int64) -> ExactDecimal {
+        ExactDecimal(units: cents * (ExactDecimal.unitsPerOne / 100))
     }
 }
 

@@ -35,7 +35,7 @@ enum FinnhubResponseMapping {
             symbol: symbol, last: wire.current,
             timestamp: Date(timeIntervalSince1970: TimeInterval(wire.time)),
             // Zero is Finnhub's "none" (a first trading day has no previous close).
-            previousClose: wire.previousClose > 0 ? wire.previousClose : nil
+            previousClose: wire.previousClose.isPositive ? wire.previousClose : nil
         ))
     }
 }

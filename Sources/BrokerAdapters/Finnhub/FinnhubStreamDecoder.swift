@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Decodes Finnhub trades WebSocket frames: one JSON object per frame, `{"type":"trade","data":[...]}`
@@ -78,12 +79,12 @@ public enum FinnhubStreamDecoder {
             return nil
         }
         var symbol: String?
-        var price: Double?
+        var price: ExactDecimal?
         var milliseconds: Int64?
         try scanner.object { (scanner: inout StreamJSONScanner, key: Name) throws(StreamJSONScanner.Failure) in
             switch key {
             case names.symbol: symbol = try scanner.string()
-            case names.price: price = try scanner.numericDouble()
+            case names.price: price = try scanner.numericExactDecimal()
             case names.timestamp: milliseconds = try scanner.numericInt64()
             default: try scanner.skipValue()
             }

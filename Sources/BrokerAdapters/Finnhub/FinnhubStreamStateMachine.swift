@@ -40,7 +40,7 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
         for event in events {
             switch event {
             case .trade(let symbol, let price, let timestamp):
-                guard subscribedSet.contains(symbol), price > 0, price.isFinite else { continue }
+                guard subscribedSet.contains(symbol), price.isPositive else { continue }
                 let quote = CommonQuote(symbol: symbol, last: price, timestamp: timestamp)
                 if let index = quoteIndex[symbol] {
                     if timestamp >= quotes[index].timestamp { quotes[index] = quote }

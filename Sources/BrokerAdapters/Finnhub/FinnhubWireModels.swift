@@ -1,14 +1,17 @@
+import Domain
+
 /// `GET /api/v1/quote`, exactly as Finnhub sends it (reference §4.1):
 /// `{"c":227.52,"d":-1.34,"dp":-0.5855,"h":229.41,"l":226.7,"o":228.9,"pc":228.86,"t":1731528912}`.
 /// An unknown symbol, or one the plan does not cover, is a 200 with zeros and `"d":null,"dp":null`.
+/// Numbers are read exactly (`ExactDecimal`, from their digits).
 public struct FinnhubQuote: Decodable, Sendable, Hashable {
-    public var current: Double
-    public var change: Double?
-    public var percentChange: Double?
-    public var high: Double
-    public var low: Double
-    public var open: Double
-    public var previousClose: Double
+    public var current: ExactDecimal
+    public var change: ExactDecimal?
+    public var percentChange: ExactDecimal?
+    public var high: ExactDecimal
+    public var low: ExactDecimal
+    public var open: ExactDecimal
+    public var previousClose: ExactDecimal
     /// Unix seconds, not milliseconds; 0 means "no data".
     public var time: Int64
 
@@ -24,8 +27,8 @@ public struct FinnhubQuote: Decodable, Sendable, Hashable {
     }
 
     public init(
-        current: Double, change: Double?, percentChange: Double?, high: Double, low: Double, open: Double,
-        previousClose: Double, time: Int64
+        current: ExactDecimal, change: ExactDecimal?, percentChange: ExactDecimal?, high: ExactDecimal, low: ExactDecimal, open: ExactDecimal,
+        previousClose: ExactDecimal, time: Int64
     ) {
         self.current = current
         self.change = change

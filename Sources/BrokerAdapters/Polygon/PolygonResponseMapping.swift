@@ -75,13 +75,14 @@ enum PolygonResponseMapping {
         return Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(fraction) / 1_000_000_000)
     }
 
-    private static func positive(_ value: Double?) -> Double? {
-        guard let value, value.isFinite, value > 0 else { return nil }
+    private static func positive(_ value: ExactDecimal?) -> ExactDecimal? {
+        guard let value, value.isPositive else { return nil }
         return value
     }
 
-    private static func shareCount(_ volume: Double?) -> Int64? {
-        guard let volume, volume.isFinite, volume >= 0, volume < 9.0e18 else { return nil }
-        return Int64(volume.rounded())
+    /// Whole shares, rounded half away from zero (`v` may carry a fraction from odd lots).
+    private static func shareCount(_ volume: ExactDecimal?) -> Int64? {
+        guard let volume, !volume.isNegative else { return nil }
+        return volume.rounded(toScale: 0, rule: .toNearestOrAwayFromZero).units / ExactDecimal.unitsPerOne
     }
 }

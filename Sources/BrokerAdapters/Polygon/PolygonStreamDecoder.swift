@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Decodes Polygon stocks WebSocket frames: always a JSON array of events, possibly of mixed types
@@ -46,9 +47,9 @@ public enum PolygonStreamDecoder {
         }
         var type: Name?
         var symbol: String?
-        var price: Double?
-        var bid: Double?
-        var ask: Double?
+        var price: ExactDecimal?
+        var bid: ExactDecimal?
+        var ask: ExactDecimal?
         var milliseconds: Int64?
         var status: String?
         var message: String?
@@ -56,9 +57,9 @@ public enum PolygonStreamDecoder {
             switch key {
             case names.ev: type = try scanner.name()
             case names.sym: symbol = try scanner.string()
-            case names.p: price = try scanner.double()
-            case names.bp: bid = try scanner.double()
-            case names.ap: ask = try scanner.double()
+            case names.p: price = try scanner.exactDecimal()
+            case names.bp: bid = try scanner.exactDecimal()
+            case names.ap: ask = try scanner.exactDecimal()
             case names.t: milliseconds = try scanner.int64()
             case names.status: status = try scanner.string()
             case names.message: message = try scanner.string()

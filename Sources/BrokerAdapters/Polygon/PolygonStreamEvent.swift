@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// One event of a Polygon (Massive) stocks WebSocket frame, with only the fields the watchlist uses
@@ -8,7 +9,7 @@ public enum PolygonStreamEvent: Sendable, Hashable {
     /// subscription outcomes.
     case status(status: String, message: String)
     /// `T`: a trade at `p`; `t` is Unix milliseconds.
-    case trade(symbol: String, price: Double, timestamp: Date)
+    case trade(symbol: String, price: ExactDecimal, timestamp: Date)
     /// `Q`: the NBBO, bid `bp` and ask `ap` (absent sides are nil).
-    case quote(symbol: String, bidPrice: Double?, askPrice: Double?, timestamp: Date)
+    case quote(symbol: String, bidPrice: ExactDecimal?, askPrice: ExactDecimal?, timestamp: Date)
 }

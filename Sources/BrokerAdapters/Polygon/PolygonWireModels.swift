@@ -1,7 +1,10 @@
+import Domain
+
 // Polygon REST wire types, exactly as sent (reference §2.4). Keys are case-sensitive (`P` ask, `p` bid),
 // so every type spells its CodingKeys out. Timestamps differ in unit inside one response: `updated`,
 // `lastQuote.t` and `lastTrade.t` are nanoseconds, `min.t` is milliseconds. The nanoseconds (~1.7e18) are
-// above 2^53 and decode as Int64, never through Double.
+// above 2^53 and decode as Int64, never through Double; prices and share counts (which may carry a
+// fraction) decode as `ExactDecimal`, from the number's digits.
 
 /// `GET /v2/snapshot/locale/us/markets/stocks/tickers/{ticker}`.
 public struct PolygonSnapshotResponse: Decodable, Sendable, Hashable {
@@ -19,8 +22,8 @@ public struct PolygonSnapshotResponse: Decodable, Sendable, Hashable {
 
 public struct PolygonTickerSnapshot: Decodable, Sendable, Hashable {
     public var ticker: String
-    public var todaysChange: Double?
-    public var todaysChangePercent: Double?
+    public var todaysChange: ExactDecimal?
+    public var todaysChangePercent: ExactDecimal?
     /// Nanoseconds.
     public var updated: Int64?
     public var day: PolygonDayBar?
@@ -44,13 +47,13 @@ public struct PolygonTickerSnapshot: Decodable, Sendable, Hashable {
 
 /// `day` and `prevDay`.
 public struct PolygonDayBar: Decodable, Sendable, Hashable {
-    public var open: Double?
-    public var high: Double?
-    public var low: Double?
-    public var close: Double?
+    public var open: ExactDecimal?
+    public var high: ExactDecimal?
+    public var low: ExactDecimal?
+    public var close: ExactDecimal?
     /// A share count, sent as a JSON number that may carry a fraction.
-    public var volume: Double?
-    public var volumeWeightedPrice: Double?
+    public var volume: ExactDecimal?
+    public var volumeWeightedPrice: ExactDecimal?
 
     enum CodingKeys: String, CodingKey {
         case open = "o"
@@ -64,16 +67,16 @@ public struct PolygonDayBar: Decodable, Sendable, Hashable {
 
 /// `min`: the latest minute bar.
 public struct PolygonMinuteBar: Decodable, Sendable, Hashable {
-    public var accumulatedVolume: Double?
+    public var accumulatedVolume: ExactDecimal?
     /// Milliseconds, unlike the other stamps in the snapshot.
     public var startMilliseconds: Int64?
     public var transactions: Int?
-    public var open: Double?
-    public var high: Double?
-    public var low: Double?
-    public var close: Double?
-    public var volume: Double?
-    public var volumeWeightedPrice: Double?
+    public var open: ExactDecimal?
+    public var high: ExactDecimal?
+    public var low: ExactDecimal?
+    public var close: ExactDecimal?
+    public var volume: ExactDecimal?
+    public var volumeWeightedPrice: ExactDecimal?
 
     enum CodingKeys: String, CodingKey {
         case accumulatedVolume = "av"
@@ -90,10 +93,10 @@ public struct PolygonMinuteBar: Decodable, Sendable, Hashable {
 
 /// `lastQuote`: upper-case `P`/`S` are the ASK, lower-case `p`/`s` the BID.
 public struct PolygonLastQuote: Decodable, Sendable, Hashable {
-    public var askPrice: Double?
-    public var askSize: Double?
-    public var bidPrice: Double?
-    public var bidSize: Double?
+    public var askPrice: ExactDecimal?
+    public var askSize: ExactDecimal?
+    public var bidPrice: ExactDecimal?
+    public var bidSize: ExactDecimal?
     /// Nanoseconds.
     public var nanoseconds: Int64?
 
@@ -110,8 +113,8 @@ public struct PolygonLastQuote: Decodable, Sendable, Hashable {
 public struct PolygonLastTrade: Decodable, Sendable, Hashable {
     public var conditions: [Int]?
     public var tradeID: String?
-    public var price: Double?
-    public var size: Double?
+    public var price: ExactDecimal?
+    public var size: ExactDecimal?
     /// SIP timestamp, nanoseconds.
     public var nanoseconds: Int64?
     public var exchange: Int?

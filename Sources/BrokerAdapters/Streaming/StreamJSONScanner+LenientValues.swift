@@ -1,12 +1,15 @@
+import Domain
+
 extension StreamJSONScanner {
     /// A number sent as a JSON number or as a string holding one: Tradier's stream sends trade prices,
     /// sizes and dates as strings and quote prices as numbers (reference §0, §1.5), and Finnhub may do
     /// either. nil (value skipped) for any other value, or a string that is not a plain JSON number
-    /// (escapes, `NaN`, empty). The string's bytes are read in place, without building a `String`.
-    mutating func numericDouble() throws(Failure) -> Double? {
-        guard let inner = try numericText() else { return try double() }
+    /// (escapes, `NaN`, empty) or beyond ±90,000,000,000. The string's bytes are read in place, without
+    /// building a `String`, and exactly (`exactDecimal()`).
+    mutating func numericExactDecimal() throws(Failure) -> ExactDecimal? {
+        guard let inner = try numericText() else { return try exactDecimal() }
         var number = StreamJSONScanner(inner)
-        guard let value = try? number.double(), number.isAtEnd else { return nil }
+        guard let value = try? number.exactDecimal(), number.isAtEnd else { return nil }
         return value
     }
 
@@ -39,7 +42,7 @@ extension StreamJSONScanner {
         case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""):
             try skipValue()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            _ = try double()
+            _ = try exactDecimal()
         default:
             let start = index
             try skipValue()

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// A forward-only JSON reader over UTF-8 bytes, for the stream decoders' hot path. JSONDecoder with
@@ -167,17 +168,20 @@ struct StreamJSONScanner {
         return result
     }
 
-    /// A number value; nil (value skipped) if the value is not a number. Short decimals such as prices
-    /// take an exact fast path (an integer of at most 15 digits divided by a power of ten is correctly
-    /// rounded, as both are exact doubles); anything else goes through `Double(String)`.
-    mutating func double() throws(Failure) -> Double? {
+    /// A number value as an exact decimal, read from the number's own bytes (never through `Double`); nil
+    /// (value skipped) if the value is not a number, or is beyond ±90,000,000,000. Prices take a fast path:
+    /// a plain decimal of at most 18 significant digits and 8 decimals is its digits (already gathered
+    /// while the token was read) times a power of ten. Anything else (an exponent, more decimals, which
+    /// round half to even at the 8th) goes through `ExactDecimal(parsingUTF8:)` on the token's bytes.
+    mutating func exactDecimal() throws(Failure) -> ExactDecimal? {
         guard let number = try numberToken() else { return nil }
-        if number.digitCount <= 15, number.exponent == 0, number.fractionDigits <= 22 {
-            let value = Double(number.mantissa) / Self.powersOfTen[number.fractionDigits]
-            return number.negative ? -value : value
+        if number.exponent == 0, number.fractionDigits <= ExactDecimal.scale, number.digitCount <= 18 {
+            let (units, overflow) = number.mantissa.multipliedReportingOverflow(by: Self.unitsPerDigit(fractionDigits: number.fractionDigits))
+            // 9×10¹⁸ units: `ExactDecimal.max`, written out so the hot path reads no global.
+            guard !overflow, units <= 9_000_000_000_000_000_000 else { return nil }
+            return ExactDecimal(units: number.negative ? -units : units)
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[number.start..<number.end]), as: UTF8.self)
-        return Double(text)
+        return ExactDecimal(parsingUTF8: UnsafeBufferPointer(rebasing: bytes[number.start..<number.end]))
     }
 
     /// An integer value; nil (value skipped) if the value is not a number, or not an integer that fits.
@@ -222,10 +226,21 @@ struct StreamJSONScanner {
 
     // MARK: Private
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
+    /// Units of 10⁻⁸ that one unit of the last digit is worth, for 0…8 fraction digits: a switch, as a
+    /// static array costs a lazy-initialization check per use.
+    @inline(__always)
+    private static func unitsPerDigit(fractionDigits: Int) -> Int64 {
+        switch fractionDigits {
+        case 0: 100_000_000
+        case 1: 10_000_000
+        case 2: 1_000_000
+        case 3: 100_000
+        case 4: 10_000
+        case 5: 1_000
+        case 6: 100
+        case 7: 10
+        default: 1
+        }
     }
 
     private static func isScalarByte(_ byte: UInt8) -> Bool {

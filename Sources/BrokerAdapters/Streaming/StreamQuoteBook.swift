@@ -4,22 +4,23 @@ import Foundation
 /// The latest trade price and bid/ask per symbol of a stream that sends trades and quotes as separate
 /// events (Polygon `T`/`Q`, Alpaca `t`/`q`), merged into one `CommonQuote` per event.
 ///
-/// `last` is the latest trade price; before the first trade it is the mid of the current bid and ask,
-/// and with a one-sided book it stays at the previous `last`. A price of zero or less means "no bid" or
-/// "no ask" on these feeds, so it clears that side instead of dragging the mid.
+/// `last` is the latest trade price; before the first trade it is the mid of the current bid and ask
+/// (exact, to 8 decimals half to even), and with a one-sided book it stays at the previous `last`. A
+/// price of zero or less means "no bid" or "no ask" on these feeds, so it clears that side instead of
+/// dragging the mid.
 struct StreamQuoteBook: Sendable {
     private struct Entry: Sendable {
-        var tradePrice: Double?
-        var bid: Double?
-        var ask: Double?
-        var last: Double?
+        var tradePrice: ExactDecimal?
+        var bid: ExactDecimal?
+        var ask: ExactDecimal?
+        var last: ExactDecimal?
     }
 
     private var entries: [String: Entry] = [:]
 
     /// The merged quote after a trade.
-    mutating func trade(_ symbol: String, price: Double, at timestamp: Date) -> CommonQuote? {
-        guard price > 0, price.isFinite else { return nil }
+    mutating func trade(_ symbol: String, price: ExactDecimal, at timestamp: Date) -> CommonQuote? {
+        guard price.isPositive else { return nil }
         var entry = entries[symbol] ?? Entry()
         entry.tradePrice = price
         entry.last = price
@@ -28,12 +29,12 @@ struct StreamQuoteBook: Sendable {
     }
 
     /// The merged quote after a bid/ask update; nil while nothing is known to show as `last`.
-    mutating func quote(_ symbol: String, bid: Double?, ask: Double?, at timestamp: Date) -> CommonQuote? {
+    mutating func quote(_ symbol: String, bid: ExactDecimal?, ask: ExactDecimal?, at timestamp: Date) -> CommonQuote? {
         var entry = entries[symbol] ?? Entry()
-        entry.bid = bid.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-        entry.ask = ask.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        entry.bid = bid.flatMap { $0.isPositive ? $0 : nil }
+        entry.ask = ask.flatMap { $0.isPositive ? $0 : nil }
         if entry.tradePrice == nil, let bid = entry.bid, let ask = entry.ask {
-            entry.last = (bid + ask) / 2
+            entry.last = .midpoint(bid, ask)
         }
         entries[symbol] = entry
         guard let last = entry.last else { return nil }

@@ -1,30 +1,30 @@
 /// One element of `quotes.quote` from `GET /v1/markets/quotes` (reference §1.2), equity fields only;
-/// option fields are ignored. Prices are numbers or `null`; dates are epoch milliseconds.
+/// option fields are ignored. Prices are numbers or `null`, read exactly; dates are epoch milliseconds.
 public struct TradierQuote: Decodable, Sendable, Hashable {
     /// Tradier's spelling: share classes use a slash (`BRK/B`).
     public var symbol: String
     public var description: String?
     public var exchange: String?
     public var type: String?
-    public var last: FlexibleDouble?
-    public var change: FlexibleDouble?
+    public var last: FlexibleExactDecimal?
+    public var change: FlexibleExactDecimal?
     public var volume: FlexibleInt64?
-    public var open: FlexibleDouble?
-    public var high: FlexibleDouble?
-    public var low: FlexibleDouble?
+    public var open: FlexibleExactDecimal?
+    public var high: FlexibleExactDecimal?
+    public var low: FlexibleExactDecimal?
     /// `null` during the session.
-    public var close: FlexibleDouble?
-    public var bid: FlexibleDouble?
-    public var ask: FlexibleDouble?
+    public var close: FlexibleExactDecimal?
+    public var bid: FlexibleExactDecimal?
+    public var ask: FlexibleExactDecimal?
     /// Percent units: `-0.59` means −0.59 %.
-    public var changePercentage: FlexibleDouble?
+    public var changePercentage: FlexibleExactDecimal?
     public var averageVolume: FlexibleInt64?
     public var lastVolume: FlexibleInt64?
     /// Epoch milliseconds of the last trade.
     public var tradeDate: FlexibleInt64?
-    public var previousClose: FlexibleDouble?
-    public var week52High: FlexibleDouble?
-    public var week52Low: FlexibleDouble?
+    public var previousClose: FlexibleExactDecimal?
+    public var week52High: FlexibleExactDecimal?
+    public var week52Low: FlexibleExactDecimal?
     /// Round lots ("size (in hundreds)").
     public var bidSize: FlexibleInt64?
     public var bidExchange: String?

@@ -1,3 +1,5 @@
+import Domain
+
 /// A strict, single-pass JSON reader for `TradierQuotesDecoder`'s fast path. `StreamJSONScanner` is
 /// built for leniency (a skipped value is only bracket-checked, `01` reads as 1) and walks each token
 /// twice (find its end, then read it), which held the quotes body to about 300k quotes/s. This reads
@@ -20,6 +22,8 @@ struct TradierQuotesCursor {
         var significantDigits = 0
         var fractionDigits = 0
         var hasFraction = false
+        /// An integer part of two or more digits starting with 0 (`01`), allowed only inside strings.
+        var hasLeadingZero = false
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -164,8 +168,8 @@ struct TradierQuotesCursor {
         return try decimal(leadingZeros: false)
     }
 
-    /// A string holding a plain decimal (nil for the empty string). Leading zeros are fine here:
-    /// `Double("01")` and `Int64("01")` accept them.
+    /// A string holding a plain decimal (nil for the empty string). Leading zeros are read here, as
+    /// `Int64("01")` accepts them, and marked (`hasLeadingZero`): `ExactDecimal(parsing:)` refuses them.
     @inline(__always)
     mutating func numericString() throws(OffRoad) -> PlainDecimal? {
         try expect(UInt8(ascii: "\""))
@@ -242,7 +246,10 @@ struct TradierQuotesCursor {
         let integerStart = index
         digits(into: &number)
         guard index > integerStart else { throw offRoad() }
-        if !leadingZeros, index - integerStart > 1, bytes[integerStart] == UInt8(ascii: "0") { throw offRoad() }
+        if index - integerStart > 1, bytes[integerStart] == UInt8(ascii: "0") {
+            guard leadingZeros else { throw offRoad() }
+            number.hasLeadingZero = true
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fractionStart = index
@@ -271,17 +278,46 @@ struct TradierQuotesCursor {
 }
 
 extension TradierQuotesCursor.PlainDecimal {
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
-    /// Exact for at most 15 significant digits: the integer and the power of ten are both exact doubles,
-    /// so one division rounds correctly, as `strtod` (and JSONDecoder) do. nil for anything longer.
+    /// Exact for at most 18 significant digits: the digits times a power of ten, or beyond 8 decimals
+    /// divided by one and rounded half to even, as `ExactDecimal(parsing:)` (and so JSONDecoder, through
+    /// `Foundation.Decimal`) reads them. nil for longer digits, and beyond ±90,000,000,000, where the
+    /// JSONDecoder path decides.
     @inline(__always)
-    var double: Double? {
-        guard significantDigits <= 15, fractionDigits <= 22 else { return nil }
-        let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
-        return negative ? -value : value
+    var exactDecimal: ExactDecimal? {
+        guard significantDigits <= 18 else { return nil }
+        let units: Int64
+        if fractionDigits <= ExactDecimal.scale {
+            let (scaled, overflow) = mantissa.multipliedReportingOverflow(by: Self.unitsPerDigit(fractionDigits: fractionDigits))
+            guard !overflow else { return nil }
+            units = scaled
+        } else {
+            // At most 18 digits to drop, so the divisor and twice the remainder stay below 2×10¹⁸.
+            guard fractionDigits - ExactDecimal.scale <= 18 else { return nil }
+            var divisor: Int64 = 1
+            for _ in ExactDecimal.scale..<fractionDigits { divisor *= 10 }
+            let (quotient, remainder) = mantissa.quotientAndRemainder(dividingBy: divisor)
+            let twice = remainder * 2
+            units = twice > divisor || (twice == divisor && quotient % 2 == 1) ? quotient + 1 : quotient
+        }
+        // 9×10¹⁸ units: `ExactDecimal.max`, written out so the hot path reads no global.
+        guard units <= 9_000_000_000_000_000_000 else { return nil }
+        return ExactDecimal(units: negative ? -units : units)
+    }
+
+    /// Units of 10⁻⁸ that one unit of the last digit is worth, for 0…8 fraction digits.
+    @inline(__always)
+    private static func unitsPerDigit(fractionDigits: Int) -> Int64 {
+        switch fractionDigits {
+        case 0: 100_000_000
+        case 1: 10_000_000
+        case 2: 1_000_000
+        case 3: 100_000
+        case 4: 10_000
+        case 5: 1_000
+        case 6: 100
+        case 7: 10
+        default: 1
+        }
     }
 
     /// Integers only: `2868.0`, which JSONDecoder accepts as 2868, is nil here.

@@ -10,7 +10,7 @@ import Networking
 /// Two paths. The fast one reads the body with `TradierQuotesCursor`, a strict one-pass byte scanner
 /// in the manner of the stream decoders' `StreamJSONScanner`, but only while every byte is on the
 /// ordinary road: strictly well-formed JSON (unknown keys included), keys and strings without escapes, numbers that are plain decimals
-/// (at most 15 significant digits, no exponent, no leading zero; integers at most 18 digits), numbers
+/// (at most 18 significant digits, no exponent, no leading zero, prices within ±90,000,000,000; integers at most 18 digits), numbers
 /// sent as strings in that plain form, each known key at most once, a `symbol` in every quote. The
 /// moment anything else turns up (an error body, HTML, a trailing comma, `"1e3"`, a duplicate key, a
 /// `\u` escape, …) it gives up and the whole body goes through the JSONDecoder path instead. So the
@@ -202,22 +202,22 @@ public enum TradierQuotesDecoder {
             case 1: quote.description = try optionalString(&cursor)
             case 2: quote.exchange = try optionalString(&cursor)
             case 3: quote.type = try optionalString(&cursor)
-            case 4: quote.last = try flexibleDouble(&cursor)
-            case 5: quote.change = try flexibleDouble(&cursor)
+            case 4: quote.last = try flexibleExactDecimal(&cursor)
+            case 5: quote.change = try flexibleExactDecimal(&cursor)
             case 6: quote.volume = try flexibleInt64(&cursor)
-            case 7: quote.open = try flexibleDouble(&cursor)
-            case 8: quote.high = try flexibleDouble(&cursor)
-            case 9: quote.low = try flexibleDouble(&cursor)
-            case 10: quote.close = try flexibleDouble(&cursor)
-            case 11: quote.bid = try flexibleDouble(&cursor)
-            case 12: quote.ask = try flexibleDouble(&cursor)
-            case 13: quote.changePercentage = try flexibleDouble(&cursor)
+            case 7: quote.open = try flexibleExactDecimal(&cursor)
+            case 8: quote.high = try flexibleExactDecimal(&cursor)
+            case 9: quote.low = try flexibleExactDecimal(&cursor)
+            case 10: quote.close = try flexibleExactDecimal(&cursor)
+            case 11: quote.bid = try flexibleExactDecimal(&cursor)
+            case 12: quote.ask = try flexibleExactDecimal(&cursor)
+            case 13: quote.changePercentage = try flexibleExactDecimal(&cursor)
             case 14: quote.averageVolume = try flexibleInt64(&cursor)
             case 15: quote.lastVolume = try flexibleInt64(&cursor)
             case 16: quote.tradeDate = try flexibleInt64(&cursor)
-            case 17: quote.previousClose = try flexibleDouble(&cursor)
-            case 18: quote.week52High = try flexibleDouble(&cursor)
-            case 19: quote.week52Low = try flexibleDouble(&cursor)
+            case 17: quote.previousClose = try flexibleExactDecimal(&cursor)
+            case 18: quote.week52High = try flexibleExactDecimal(&cursor)
+            case 19: quote.week52Low = try flexibleExactDecimal(&cursor)
             case 20: quote.bidSize = try flexibleInt64(&cursor)
             case 21: quote.bidExchange = try optionalString(&cursor)
             case 22: quote.bidDate = try flexibleInt64(&cursor)
@@ -244,21 +244,22 @@ public enum TradierQuotesDecoder {
         }
     }
 
-    /// `FlexibleDouble`: a number, `null`, a numeric string or an empty string (nil inside). `null`
-    /// makes the optional itself nil: `decodeIfPresent` never calls `init(from:)` for it.
+    /// `FlexibleExactDecimal`: a number, `null`, a numeric string or an empty string (nil inside). `null`
+    /// makes the optional itself nil: `decodeIfPresent` never calls `init(from:)` for it. A string with a
+    /// leading zero (`"01.5"`) is off the road: `ExactDecimal(parsing:)` refuses it, so JSONDecoder fails.
     @inline(__always)
-    private static func flexibleDouble(_ cursor: inout TradierQuotesCursor) throws(OffRoad) -> FlexibleDouble? {
+    private static func flexibleExactDecimal(_ cursor: inout TradierQuotesCursor) throws(OffRoad) -> FlexibleExactDecimal? {
         switch cursor.peek() {
         case UInt8(ascii: "\""):
-            guard let number = try cursor.numericString() else { return FlexibleDouble(nil) }
-            guard let value = number.double else { throw cursor.offRoad() }
-            return FlexibleDouble(value)
+            guard let number = try cursor.numericString() else { return FlexibleExactDecimal(nil) }
+            guard !number.hasLeadingZero, let value = number.exactDecimal else { throw cursor.offRoad() }
+            return FlexibleExactDecimal(value)
         case UInt8(ascii: "n"):
             try cursor.literal("null")
             return nil
         default:
-            guard let value = try cursor.number().double else { throw cursor.offRoad() }
-            return FlexibleDouble(value)
+            guard let value = try cursor.number().exactDecimal else { throw cursor.offRoad() }
+            return FlexibleExactDecimal(value)
         }
     }
 

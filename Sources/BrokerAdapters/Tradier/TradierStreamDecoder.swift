@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Decodes Tradier market WebSocket frames: one JSON object per frame, ending in `\n` when the payload
@@ -56,29 +57,29 @@ public enum TradierStreamDecoder {
     private static func event(_ scanner: inout StreamJSONScanner, _ names: Names) throws(StreamJSONScanner.Failure) -> TradierStreamEvent? {
         var type: Name?
         var symbol: String?
-        var price: Double?
-        var last: Double?
+        var price: ExactDecimal?
+        var last: ExactDecimal?
         var cumulativeVolume: Int64?
         var date: Int64?
-        var bid: Double?
-        var ask: Double?
+        var bid: ExactDecimal?
+        var ask: ExactDecimal?
         var bidDate: Int64?
         var askDate: Int64?
-        var previousClose: Double?
+        var previousClose: ExactDecimal?
         var error: String?
         try scanner.object { (scanner: inout StreamJSONScanner, key: Name) throws(StreamJSONScanner.Failure) in
             switch key {
             case names.type: type = try scanner.name()
             case names.symbol: symbol = try scanner.string()
-            case names.price: price = try scanner.numericDouble()
-            case names.last: last = try scanner.numericDouble()
+            case names.price: price = try scanner.numericExactDecimal()
+            case names.last: last = try scanner.numericExactDecimal()
             case names.cumulativeVolume: cumulativeVolume = try scanner.numericInt64()
             case names.date: date = try scanner.numericInt64()
-            case names.bid: bid = try scanner.numericDouble()
-            case names.ask: ask = try scanner.numericDouble()
+            case names.bid: bid = try scanner.numericExactDecimal()
+            case names.ask: ask = try scanner.numericExactDecimal()
             case names.bidDate: bidDate = try scanner.numericInt64()
             case names.askDate: askDate = try scanner.numericInt64()
-            case names.previousClose: previousClose = try scanner.numericDouble()
+            case names.previousClose: previousClose = try scanner.numericExactDecimal()
             case names.error: error = try scanner.string()
             default: try scanner.skipValue()
             }

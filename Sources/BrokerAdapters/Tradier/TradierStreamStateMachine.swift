@@ -32,7 +32,7 @@ struct TradierStreamStateMachine: StreamSessionMachine {
     /// What a quote carries beyond the book's last, bid and ask, and the quote last emitted (under the
     /// Tradier symbol), per Tradier symbol.
     private struct Extras: Sendable {
-        var previousClose: Double?
+        var previousClose: ExactDecimal?
         var volume: Int64?
         var lastQuote: CommonQuote?
     }
@@ -66,7 +66,7 @@ struct TradierStreamStateMachine: StreamSessionMachine {
                 else { continue }
                 emit(quote, into: &actions)
             case .summary(let wire, let previousClose):
-                guard hubSymbolsByWire[wire] != nil, previousClose > 0, previousClose.isFinite else { continue }
+                guard hubSymbolsByWire[wire] != nil, previousClose.isPositive else { continue }
                 extras[wire, default: Extras()].previousClose = previousClose
                 // Summaries carry no price: they only complete a quote already shown.
                 if let shown = extras[wire]?.lastQuote { emit(shown, into: &actions) }

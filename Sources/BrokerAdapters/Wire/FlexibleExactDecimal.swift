@@ -1,11 +1,12 @@
 import Domain
 import Foundation
 
-/// An amount of money that may arrive as a JSON number, a numeric string, an empty string or `null`, read
-/// exactly (`ExactDecimal`: a string's digits, a number's digits through `Foundation.Decimal`, never
-/// `Double`). Account figures take this lenient form because brokers write them both ways (Alpaca's
-/// trading API as strings, Tradier as numbers, reference §0); an empty or null value is no value, and
-/// anything else that is not a decimal within ±90,000,000,000 is a decoding error.
+/// A price or an amount of money that may arrive as a JSON number, a numeric string, an empty string or
+/// `null`, read exactly (`ExactDecimal`: a string's digits, a number's digits through `Foundation.Decimal`,
+/// never `Double`). Quote prices and account figures take this lenient form because brokers write them
+/// both ways (Tradier REST as numbers or `null`, its stream and Alpaca's trading API as strings, reference
+/// §0); an empty or null value is no value, and anything else that is not a decimal within
+/// ±90,000,000,000 (`"NaN"`, `"inf"`, `"01"`, `"$5"`) is a decoding error.
 public struct FlexibleExactDecimal: Decodable, Sendable, Hashable {
     public var value: ExactDecimal?
 

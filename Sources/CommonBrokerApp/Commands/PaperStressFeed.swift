@@ -78,9 +78,9 @@ final class PaperStressFeed: MarketFeed, Sendable {
         var quotes: [QuoteKey: CommonQuote] = [:]
         for symbol in symbols {
             guard let cents = walk.cents[symbol] else { continue }
-            let last = Double(cents) / 100
+            func price(_ cents: Int64) -> ExactDecimal { ExactDecimal(units: cents * (ExactDecimal.unitsPerOne / 100)) }
             quotes[QuoteKey(brandID: branding.id, symbol: symbol)] = CommonQuote(
-                symbol: symbol, last: last, timestamp: Date(), bid: Double(cents - 1) / 100, ask: Double(cents + 1) / 100)
+                symbol: symbol, last: price(cents), timestamp: Date(), bid: price(cents - 1), ask: price(cents + 1))
         }
         return MarketUpdate(quotes: quotes)
     }

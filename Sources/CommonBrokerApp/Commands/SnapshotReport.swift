@@ -98,11 +98,10 @@ public enum SnapshotReport {
         JSONStringLiteral.quoted(value)
     }
 
-    static func number(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        // Round to what a price can mean, so 0.1+0.2 noise never reaches a script.
-        let rounded = (value * 1_000_000).rounded() / 1_000_000
-        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
+    /// A JSON number spelled with the value's exact digits (`150.25`, `-0.5`, `10`), never through `Double`,
+    /// so a script reads what the broker sent; `changePercent` has up to 8 decimals (see `CommonQuote`).
+    static func number(_ value: ExactDecimal?) -> String {
+        value?.description ?? "null"
     }
 
     static func timestamp(_ date: Date) -> String {

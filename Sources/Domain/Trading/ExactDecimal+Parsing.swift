@@ -19,15 +19,6 @@ extension ExactDecimal {
         self.init(checkedUnits: parsed)
     }
 
-    /// Takes a `Double` through its shortest round-trip text (Swift's `description`, e.g. `150.25` for the
-    /// binary value nearest 150.25), so a price that was decimal on the wire comes back as that decimal.
-    /// A bridge for quotes that still carry `Double` (`CommonQuote`); nil for NaN, infinities and values
-    /// out of range. Not exact for a `Double` that was computed rather than parsed: use only at that edge.
-    public init?(approximating double: Double) {
-        guard double.isFinite else { return nil }
-        self.init(parsing: double.description)
-    }
-
     /// The same reading as `init?(parsing:)`, straight from UTF-8 bytes such as a number token inside a
     /// wire frame: no `String` is made, nothing is allocated.
     public init?(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) {

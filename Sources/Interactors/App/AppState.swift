@@ -749,7 +749,7 @@ public struct AppState: Sendable {
 
     /// Display order for a sort. Rows without the sorted value go last; ties fall back to symbol, brand id.
     static func sorted(_ rows: [WatchlistRows.Slot], by sort: SortOrder, quotes: [QuoteEntry]) -> [WatchlistRows.Slot] {
-        func value(_ row: WatchlistRows.Slot) -> Double? {
+        func value(_ row: WatchlistRows.Slot) -> ExactDecimal? {
             switch sort {
             case .symbol: nil
             case .changePercent: quotes[row.entry].quote?.changePercent

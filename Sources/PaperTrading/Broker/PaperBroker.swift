@@ -339,8 +339,7 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
         let source = settings.sourceBrokerID
         var symbols: [String] = []
         for (key, quote) in update.quotes where key.brandID == source {
-            guard let snapshot = QuoteSnapshot(quote) else { continue }
-            quotes[key.symbol] = snapshot
+            quotes[key.symbol] = QuoteSnapshot(quote)
             symbols.append(key.symbol)
             if let waiters = quoteWaiters.removeValue(forKey: key.symbol) {
                 for waiter in waiters.values { waiter.resume() }

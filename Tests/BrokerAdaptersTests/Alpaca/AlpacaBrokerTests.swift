@@ -48,13 +48,13 @@ import Testing
 
         let aapl = try results["AAPL"]?.get()
         #expect(aapl == CommonQuote(
-            symbol: "AAPL", last: 227.52, timestamp: try date("2024-11-13T20:15:02.441Z"),
-            bid: 227.5, ask: 227.53, previousClose: 228.86, volume: 812_340
+            symbol: "AAPL", last: exactDecimal("227.52"), timestamp: try date("2024-11-13T20:15:02.441Z"),
+            bid: exactDecimal("227.5"), ask: exactDecimal("227.53"), previousClose: exactDecimal("228.86"), volume: 812_340
         ))
         let msft = try results["MSFT"]?.get()
         #expect(msft == CommonQuote(
-            symbol: "MSFT", last: 423.1, timestamp: try date("2024-11-13T20:15:01.002071Z"),
-            bid: 423.09, ask: 423.12, previousClose: nil, volume: nil
+            symbol: "MSFT", last: exactDecimal("423.1"), timestamp: try date("2024-11-13T20:15:01.002071Z"),
+            bid: exactDecimal("423.09"), ask: exactDecimal("423.12"), previousClose: nil, volume: nil
         ))
         #expect(results["BOGUS"] == .failure(.unknownSymbol("BOGUS")))
     }
@@ -63,20 +63,20 @@ import Testing
         let results = try await broker(routes()).quotes(for: ["aapl", "Msft", "bogus"])
         #expect(Set(results.keys) == ["aapl", "Msft", "bogus"])
         #expect(try results["aapl"]?.get().symbol == "aapl")
-        #expect(try results["Msft"]?.get().last == 423.1)
+        #expect(try results["Msft"]?.get().last == exactDecimal("423.1"))
         #expect(results["bogus"] == .failure(.unknownSymbol("bogus")))
     }
 
     @Test func symbolsLeftOutOfTheMapAreUnknown() async throws {
         let results = try await broker(routes()).quotes(for: ["AAPL", "NVDA"])
-        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(try results["AAPL"]?.get().last == exactDecimal("227.52"))
         #expect(results["NVDA"] == .failure(.unknownSymbol("NVDA")))
     }
 
     @Test func invalidSymbolsFailTheirRowOnly() async throws {
         let servicer = try routes()
         let results = try await broker(servicer).quotes(for: ["AAPL", "A B", "\u{1B}[2J"])
-        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(try results["AAPL"]?.get().last == exactDecimal("227.52"))
         #expect(results["A B"] == .failure(.unknownSymbol("A B")))
         #expect(results["\u{1B}[2J"] == .failure(.unknownSymbol("\\u{1b}[2J")))
         #expect(symbolsQuery(servicer.requests.first) == "AAPL")
@@ -95,15 +95,15 @@ import Testing
         #expect(try results["IWM"]?.get().timestamp == date("2024-11-13T20:15:02.004527Z"))
         let dia = try #require(try results["DIA"]?.get())
         #expect(abs(dia.timestamp.timeIntervalSince1970 - 1_731_528_901.000000001) < 1e-6)
-        #expect(dia.last == 440.12)
+        #expect(dia.last == exactDecimal("440.12"))
     }
 
     @Test func withoutATradeLastIsTheQuoteMid() async throws {
         let body = #"{"AAPL":{"latestTrade":null,"latestQuote":{"t":"2024-11-13T20:15:03.5Z","ap":227.6,"bp":227.4},"dailyBar":null,"prevDailyBar":{"c":228.86}}}"#
         let quote = try await broker(.answering(status: 200, body: body)).quotes(for: ["AAPL"])["AAPL"]?.get()
-        #expect(quote?.last == 227.5)
+        #expect(quote?.last == exactDecimal("227.5"))
         #expect(quote?.timestamp == (try date("2024-11-13T20:15:03.5Z")))
-        #expect(quote?.previousClose == 228.86)
+        #expect(quote?.previousClose == exactDecimal("228.86"))
     }
 
     @Test func rowsWithoutAPriceOrTimestampSayWhy() async throws {
@@ -120,7 +120,7 @@ import Testing
         // A zero bid is "no bid" on IEX, not a price of 0.
         let zeroBid = try results["ZEROBID"]?.get()
         #expect(zeroBid?.bid == nil)
-        #expect(zeroBid?.ask == 5.3)
+        #expect(zeroBid?.ask == exactDecimal("5.3"))
     }
 
     @Test func sipOnAFreePlanSaysToUseIEX() async throws {
@@ -221,7 +221,7 @@ import Testing
         }
         let results = try await broker(servicer).quotes(for: symbols)
         #expect(results.count == 1_050)
-        #expect(results.values.allSatisfy { (try? $0.get().last) == 10.5 })
+        #expect(results.values.allSatisfy { (try? $0.get().last) == exactDecimal("10.5") })
         let batches = servicer.requests.map { symbolsQuery($0)?.split(separator: ",").map(String.init) ?? [] }
         #expect(batches.map(\.count).sorted() == [50] + Array(repeating: 100, count: 10))
         #expect(Set(batches.flatMap { $0 }) == Set(symbols))

@@ -15,8 +15,8 @@ import Testing
              {"T":"b","S":"AAPL","o":227.6,"h":227.71,"l":227.35,"c":227.52,"v":6123,"t":"2024-11-13T20:14:00Z","n":88,"vw":227.49}]
             """#
         #expect(try AlpacaStreamDecoder.decode(frame) == [
-            .trade(symbol: "AAPL", price: 227.52, timestamp: Self.instant(1_731_528_902, 441_123_456)),
-            .quote(symbol: "AAPL", bidPrice: 227.5, askPrice: 227.53, timestamp: Self.instant(1_731_528_903, 123_456_789)),
+            .trade(symbol: "AAPL", price: exactDecimal("227.52"), timestamp: Self.instant(1_731_528_902, 441_123_456)),
+            .quote(symbol: "AAPL", bidPrice: exactDecimal("227.5"), askPrice: exactDecimal("227.53"), timestamp: Self.instant(1_731_528_903, 123_456_789)),
         ])
     }
 

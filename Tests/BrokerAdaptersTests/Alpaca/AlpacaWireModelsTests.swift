@@ -24,7 +24,7 @@ import Testing
         let trade = try #require(aapl.latestTrade)
         #expect(trade.timestamp == "2024-11-13T20:15:02.441Z")
         #expect(trade.exchange == "V")
-        #expect(trade.price == 227.52)
+        #expect(trade.price == exactDecimal("227.52"))
         #expect(trade.size == 100)
         #expect(trade.conditions == ["@"])
         #expect(trade.id == 62700)
@@ -33,28 +33,28 @@ import Testing
         let quote = try #require(aapl.latestQuote)
         #expect(quote.timestamp == "2024-11-13T20:15:03.123456789Z")
         #expect(quote.askExchange == "V")
-        #expect(quote.askPrice == 227.53)
+        #expect(quote.askPrice == exactDecimal("227.53"))
         #expect(quote.askSize == 2)
-        #expect(quote.bidPrice == 227.5)
+        #expect(quote.bidPrice == exactDecimal("227.5"))
         #expect(quote.bidSize == 3)
         #expect(quote.conditions == ["R"])
 
         #expect(aapl.minuteBar?.timestamp == "2024-11-13T20:14:00Z")
-        #expect(aapl.minuteBar?.vwap == 227.49)
+        #expect(aapl.minuteBar?.vwap == exactDecimal("227.49"))
         let daily = try #require(aapl.dailyBar)
-        #expect([daily.open, daily.high, daily.low, daily.close] == [228.9, 229.41, 226.7, 227.52])
+        #expect([daily.open, daily.high, daily.low, daily.close] == [exactDecimal("228.9"), exactDecimal("229.41"), exactDecimal("226.7"), exactDecimal("227.52")])
         #expect(daily.volume == 812_340)
         #expect(daily.tradeCount == 10_233)
-        #expect(aapl.prevDailyBar?.close == 228.86)
+        #expect(aapl.prevDailyBar?.close == exactDecimal("228.86"))
         #expect(aapl.prevDailyBar?.timestamp == "2024-11-12T05:00:00Z")
     }
 
     @Test func nullSubObjectsAndNullEntries() throws {
         let decoded = try snapshots("snapshots-two.json")
         let msft = try #require(snapshot(decoded.entries["MSFT"]))
-        #expect(msft.latestTrade?.price == 423.1)
+        #expect(msft.latestTrade?.price == exactDecimal("423.1"))
         #expect(msft.latestTrade?.conditions == ["@", "I"])
-        #expect(msft.latestQuote?.bidPrice == 423.09)
+        #expect(msft.latestQuote?.bidPrice == exactDecimal("423.09"))
         #expect(msft.minuteBar == nil)
         #expect(msft.dailyBar == nil)
         #expect(msft.prevDailyBar == nil)
@@ -105,7 +105,7 @@ import Testing
     @Test func emptyMapAndUnknownFields() throws {
         #expect(try snapshots(json: "{}").entries.isEmpty)
         let extra = try snapshots(json: #"{"AAPL":{"latestTrade":{"t":"2024-11-13T20:15:02Z","p":1.5,"new":true},"futureField":{"x":1}}}"#)
-        #expect(snapshot(extra.entries["AAPL"])?.latestTrade?.price == 1.5)
+        #expect(snapshot(extra.entries["AAPL"])?.latestTrade?.price == exactDecimal("1.5"))
     }
 
     @Test func anErrorObjectInsteadOfAMapIsRecognized() throws {

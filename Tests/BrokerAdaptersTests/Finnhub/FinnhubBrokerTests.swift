@@ -27,8 +27,8 @@ import Testing
         let servicer = try FixtureRoutesServicer(broker: "finnhub")
         let results = try await broker(servicer: servicer).quotes(for: ["aapl", "MSFT", "ZZZZ"])
         #expect(results.count == 3)
-        #expect(try results["aapl"]?.get() == CommonQuote(symbol: "aapl", last: 227.52, timestamp: stamp, previousClose: 228.86))
-        #expect(try results["MSFT"]?.get() == CommonQuote(symbol: "MSFT", last: 423.46, timestamp: stamp, previousClose: 421.31))
+        #expect(try results["aapl"]?.get() == CommonQuote(symbol: "aapl", last: exactDecimal("227.52"), timestamp: stamp, previousClose: exactDecimal("228.86")))
+        #expect(try results["MSFT"]?.get() == CommonQuote(symbol: "MSFT", last: exactDecimal("423.46"), timestamp: stamp, previousClose: exactDecimal("421.31")))
         #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
         #expect(servicer.requests.count == 3)
         for request in servicer.requests {
@@ -50,7 +50,7 @@ import Testing
     @Test func verdictsStayOnTheirRows() async throws {
         let servicer = try FixtureRoutesServicer(broker: "finnhub")
         let results = try await broker(servicer: servicer).quotes(for: ["AAPL", "7203.T", "ZZZZ", "A B"])
-        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(try results["AAPL"]?.get().last == exactDecimal("227.52"))
         #expect(results["7203.T"] == .failure(.unauthorized(hint: "your Finnhub plan does not include this data")))
         #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
         #expect(results["A B"] == .failure(.unknownSymbol("A B")))
@@ -121,7 +121,7 @@ import Testing
         #expect(gate.maxInFlight == 4)
         #expect(gate.arrived == symbols.count)
         #expect(results.count == symbols.count)
-        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(try results["AAPL"]?.get().last == exactDecimal("227.52"))
         #expect(results["META"] == .failure(.unknownSymbol("META")))
     }
 

@@ -9,9 +9,9 @@ import Testing
 
     @Test func aQuoteDecodesEveryFieldAndStampsInSeconds() throws {
         let wire = try FinnhubResponseMapping.decodeQuote(HTTPResponse(status: 200, body: fixture("quote-aapl.json")))
-        #expect(wire == FinnhubQuote(current: 227.52, change: -1.34, percentChange: -0.5855, high: 229.41, low: 226.7, open: 228.9, previousClose: 228.86, time: 1_731_528_912))
+        #expect(wire == FinnhubQuote(current: exactDecimal("227.52"), change: exactDecimal("-1.34"), percentChange: exactDecimal("-0.5855"), high: exactDecimal("229.41"), low: exactDecimal("226.7"), open: exactDecimal("228.9"), previousClose: exactDecimal("228.86"), time: 1_731_528_912))
         let quote = try FinnhubResponseMapping.quote(from: wire, symbol: "aapl").get()
-        #expect(quote == CommonQuote(symbol: "aapl", last: 227.52, timestamp: Date(timeIntervalSince1970: 1_731_528_912), previousClose: 228.86))
+        #expect(quote == CommonQuote(symbol: "aapl", last: exactDecimal("227.52"), timestamp: Date(timeIntervalSince1970: 1_731_528_912), previousClose: exactDecimal("228.86")))
         #expect(quote.bid == nil && quote.ask == nil && quote.volume == nil)
     }
 

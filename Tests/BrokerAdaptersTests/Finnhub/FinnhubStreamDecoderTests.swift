@@ -13,28 +13,28 @@ import Testing
                                     {"p":227.53,"s":"AAPL","t":1731528912455,"v":35,"c":null}]}
             """#
         #expect(try FinnhubStreamDecoder.decode(frame) == [
-            .trade(symbol: "AAPL", price: 227.52, timestamp: Self.milliseconds(1_731_528_912_441)),
-            .trade(symbol: "AAPL", price: 227.53, timestamp: Self.milliseconds(1_731_528_912_455)),
+            .trade(symbol: "AAPL", price: exactDecimal("227.52"), timestamp: Self.milliseconds(1_731_528_912_441)),
+            .trade(symbol: "AAPL", price: exactDecimal("227.53"), timestamp: Self.milliseconds(1_731_528_912_455)),
         ])
     }
 
     @Test func typeMayFollowData() throws {
         let frame = #"{"data":[{"s":"MSFT","p":423.1,"t":5,"v":0}],"type":"trade"}"#
-        #expect(try FinnhubStreamDecoder.decode(frame) == [.trade(symbol: "MSFT", price: 423.1, timestamp: Self.milliseconds(5))])
+        #expect(try FinnhubStreamDecoder.decode(frame) == [.trade(symbol: "MSFT", price: exactDecimal("423.1"), timestamp: Self.milliseconds(5))])
     }
 
     @Test func priceOnlyUpdatesWithZeroVolumeAndMissingConditionsDecode() throws {
         // Some FX and crypto venues send `v: 0` (reference §4.2); `c` may be absent.
         let frame = #"{"type":"trade","data":[{"p":88012.45,"s":"BINANCE:BTCUSDT","t":1731528912441,"v":0}]}"#
         #expect(try FinnhubStreamDecoder.decode(frame) == [
-            .trade(symbol: "BINANCE:BTCUSDT", price: 88012.45, timestamp: Self.milliseconds(1_731_528_912_441)),
+            .trade(symbol: "BINANCE:BTCUSDT", price: exactDecimal("88012.45"), timestamp: Self.milliseconds(1_731_528_912_441)),
         ])
     }
 
     @Test func numericStringsAreReadAsNumbers() throws {
         let frame = #"{"type":"trade","data":[{"p":"227.52","s":"AAPL","t":"1731528912441","v":"100"}]}"#
         #expect(try FinnhubStreamDecoder.decode(frame) == [
-            .trade(symbol: "AAPL", price: 227.52, timestamp: Self.milliseconds(1_731_528_912_441)),
+            .trade(symbol: "AAPL", price: exactDecimal("227.52"), timestamp: Self.milliseconds(1_731_528_912_441)),
         ])
     }
 

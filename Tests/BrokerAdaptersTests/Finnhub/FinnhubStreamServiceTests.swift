@@ -84,8 +84,8 @@ import Testing
                                     {"p":227.4,"s":"AAPL","t":1731528912300,"v":10}]}
             """#)
         // AAPL first (it appeared first), at its newest trade; the late-arriving older trade does not win.
-        #expect(try await events.nextQuote() == CommonQuote(symbol: "AAPL", last: 227.53, timestamp: Self.milliseconds(1_731_528_912_455)))
-        #expect(try await events.nextQuote() == CommonQuote(symbol: "MSFT", last: 423.1, timestamp: Self.milliseconds(1_731_528_912_450)))
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "AAPL", last: exactDecimal("227.53"), timestamp: Self.milliseconds(1_731_528_912_455)))
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "MSFT", last: exactDecimal("423.1"), timestamp: Self.milliseconds(1_731_528_912_450)))
         #expect(events.pending.isEmpty)
         await session.close()
     }
@@ -95,7 +95,7 @@ import Testing
         socket.serverSends(#"{"type":"ping"}"#)
         socket.serverSends(#"{"type":"trade","data":[{"p":250,"s":"TSLA","t":1,"v":1},{"p":0,"s":"AAPL","t":2,"v":1},{"p":227.5,"s":"AAPL","t":3,"v":0}]}"#)
         // The ping produced nothing; TSLA is not subscribed; a zero price is no price; `v: 0` is a price.
-        #expect(try await events.next() == .event(.quote(CommonQuote(symbol: "AAPL", last: 227.5, timestamp: Self.milliseconds(3)))))
+        #expect(try await events.next() == .event(.quote(CommonQuote(symbol: "AAPL", last: exactDecimal("227.5"), timestamp: Self.milliseconds(3)))))
         #expect(events.pending.isEmpty)
         await session.close()
     }

@@ -25,7 +25,7 @@ import Testing
 
     func date(_ seconds: Double) -> Date { Self.epoch.addingTimeInterval(seconds) }
 
-    func quote(_ symbol: String, _ last: Double) -> QuoteEvent { .quote(ScriptedQuoteService.quote(symbol, last)) }
+    func quote(_ symbol: String, _ last: Int) -> QuoteEvent { .quote(ScriptedQuoteService.quote(symbol, last)) }
 
     func instants(_ seconds: Double...) -> [ManualClock.Instant] {
         seconds.map { ManualClock.Instant(offset: .milliseconds(Int64($0 * 1000))) }
@@ -251,7 +251,7 @@ import Testing
         let flaky = BrokerError.badResponse("no last price")
         let service = ScriptedQuoteService { call, _ in
             .success([
-                "AAPL": .success(ScriptedQuoteService.quote("AAPL", 100 + Double(call))),
+                "AAPL": .success(ScriptedQuoteService.quote("AAPL", 100 + call)),
                 "FLKY": .failure(flaky),
                 "ZZZZ": .failure(.unknownSymbol("ZZZZ")),
             ])

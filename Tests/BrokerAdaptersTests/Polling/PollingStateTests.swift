@@ -10,14 +10,14 @@ import Testing
 
     func date(_ offset: Duration) -> Date { epoch.addingTimeInterval(RequestPause.seconds(offset)) }
 
-    func quote(_ symbol: String, _ last: Double) -> CommonQuote { ScriptedQuoteService.quote(symbol, last) }
+    func quote(_ symbol: String, _ last: Int) -> CommonQuote { ScriptedQuoteService.quote(symbol, last) }
 
     func answer(_ pairs: [(String, Result<CommonQuote, BrokerError>)]) -> PollingState.Answer {
         .success(Dictionary(uniqueKeysWithValues: pairs))
     }
 
     /// Polls whatever is due at `now` and answers every symbol with `price`.
-    func pollAll(_ state: inout PollingState, at now: Duration, price: Double = 100) -> [QuoteEvent] {
+    func pollAll(_ state: inout PollingState, at now: Duration, price: Int = 100) -> [QuoteEvent] {
         var events: [QuoteEvent] = []
         while case .poll(let batch) = state.nextStep(now: now) {
             guard case .emit(let emitted) = state.pollAnswered(batch, with: answer(batch.map { ($0, .success(quote($0, price))) }), at: now)

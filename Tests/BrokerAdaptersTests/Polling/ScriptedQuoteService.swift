@@ -34,14 +34,18 @@ final class ScriptedQuoteService: QuoteService {
     }
 
     /// Answers every symbol with `price(call, symbol)`.
-    convenience init(price: @escaping @Sendable (_ call: Int, _ symbol: String) -> Double = { _, _ in 100 }) {
+    convenience init(price: @escaping @Sendable (_ call: Int, _ symbol: String) -> Int = { _, _ in 100 }) {
         self.init { call, symbols in
             .success(Dictionary(uniqueKeysWithValues: symbols.map { ($0, .success(Self.quote($0, price(call, $0)))) }))
         }
     }
 
-    static func quote(_ symbol: String, _ last: Double) -> CommonQuote {
-        CommonQuote(symbol: symbol, last: last, timestamp: stamp.addingTimeInterval(last), bid: last - 0.01, ask: last + 0.01)
+    /// A quote at `last` whole dollars, a cent either side, stamped `last` seconds after `stamp`.
+    static func quote(_ symbol: String, _ last: Int) -> CommonQuote {
+        let price = ExactDecimal(last)
+        return CommonQuote(
+            symbol: symbol, last: price, timestamp: stamp.addingTimeInterval(TimeInterval(last)),
+            bid: price - exactDecimal("0.01"), ask: price + exactDecimal("0.01"))
     }
 
     var calls: [[String]] { state.withLock { $0.calls } }

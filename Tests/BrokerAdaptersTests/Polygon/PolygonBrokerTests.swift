@@ -27,9 +27,9 @@ import Testing
         let results = try await broker(servicer: servicer).quotes(for: ["aapl", "MSFT", "ZZZZ"])
         #expect(results.count == 3)
         let apple = try #require(try results["aapl"]?.get())
-        #expect(apple.symbol == "aapl" && apple.last == 227.52 && apple.bid == 227.5 && apple.ask == 227.53)
-        #expect(apple.previousClose == 228.86 && apple.volume == 38_211_905)
-        #expect(try results["MSFT"]?.get().last == 423.46)
+        #expect(apple.symbol == "aapl" && apple.last == exactDecimal("227.52") && apple.bid == exactDecimal("227.5") && apple.ask == exactDecimal("227.53"))
+        #expect(apple.previousClose == exactDecimal("228.86") && apple.volume == 38_211_905)
+        #expect(try results["MSFT"]?.get().last == exactDecimal("423.46"))
         #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
         for request in servicer.requests {
             #expect(request.url?.absoluteString.contains("test-key") == false)
@@ -46,7 +46,7 @@ import Testing
     @Test func verdictsStayOnTheirRows() async throws {
         let servicer = try FixtureRoutesServicer(broker: "polygon")
         let results = try await broker(servicer: servicer).quotes(for: ["AAPL", "NVDA", "ZZZZ", "NOROUTE", "I:SPX"])
-        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(try results["AAPL"]?.get().last == exactDecimal("227.52"))
         #expect(results["NVDA"] == .failure(.unauthorized(hint: "your Polygon plan does not include this data")))
         #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
         #expect(results["NOROUTE"] == .failure(.unknownSymbol("NOROUTE")))

@@ -18,12 +18,12 @@ import Testing
         #expect(response.status == "OK" && response.requestID == "6a7e466379af0a71039d60cc78e72282")
         let ticker = try #require(response.ticker)
         #expect(ticker.ticker == "AAPL")
-        #expect(ticker.todaysChange == -1.34 && ticker.todaysChangePercent == -0.585)
+        #expect(ticker.todaysChange == exactDecimal("-1.34") && ticker.todaysChangePercent == exactDecimal("-0.585"))
         #expect(ticker.updated == 1_731_528_912_441_000_000)
-        #expect(ticker.lastQuote == PolygonLastQuote(askPrice: 227.53, askSize: 2, bidPrice: 227.5, bidSize: 3, nanoseconds: 1_731_528_913_000_123_456))
-        #expect(ticker.lastTrade == PolygonLastTrade(conditions: [12, 37], tradeID: "52983", price: 227.52, size: 100, nanoseconds: 1_731_528_912_441_000_000, exchange: 4))
-        #expect(ticker.day == PolygonDayBar(open: 228.9, high: 229.41, low: 226.7, close: 227.52, volume: 38_211_905, volumeWeightedPrice: 227.93))
-        #expect(ticker.previousDay?.close == 228.86)
+        #expect(ticker.lastQuote == PolygonLastQuote(askPrice: exactDecimal("227.53"), askSize: 2, bidPrice: exactDecimal("227.5"), bidSize: 3, nanoseconds: 1_731_528_913_000_123_456))
+        #expect(ticker.lastTrade == PolygonLastTrade(conditions: [12, 37], tradeID: "52983", price: exactDecimal("227.52"), size: 100, nanoseconds: 1_731_528_912_441_000_000, exchange: 4))
+        #expect(ticker.day == PolygonDayBar(open: exactDecimal("228.9"), high: exactDecimal("229.41"), low: exactDecimal("226.7"), close: exactDecimal("227.52"), volume: 38_211_905, volumeWeightedPrice: exactDecimal("227.93")))
+        #expect(ticker.previousDay?.close == exactDecimal("228.86"))
         // `min.t` is milliseconds, unlike its neighbours.
         #expect(ticker.minute?.startMilliseconds == 1_731_528_840_000 && ticker.minute?.transactions == 412)
         // Through Double this stamp would come back as …123392: proof it was decoded as an integer.
@@ -34,9 +34,9 @@ import Testing
         let response = try PolygonResponseMapping.decodeSnapshot(HTTPResponse(status: 200, body: fixture("snapshot-aapl.json")))
         let quote = try PolygonResponseMapping.quote(from: response, symbol: "aapl").get()
         #expect(quote.symbol == "aapl")
-        #expect(quote.last == 227.52)
-        #expect(quote.bid == 227.5 && quote.ask == 227.53)
-        #expect(quote.previousClose == 228.86)
+        #expect(quote.last == exactDecimal("227.52"))
+        #expect(quote.bid == exactDecimal("227.5") && quote.ask == exactDecimal("227.53"))
+        #expect(quote.previousClose == exactDecimal("228.86"))
         #expect(quote.volume == 38_211_905)
         #expect(abs(quote.timestamp.timeIntervalSince1970 - 1_731_528_912.441) < 1e-6)
     }
@@ -46,7 +46,7 @@ import Testing
         #expect(response.ticker?.lastTrade?.conditions == nil)
         #expect(response.ticker?.lastTrade?.nanoseconds == 1_731_528_912_512_345_678)
         let quote = try PolygonResponseMapping.quote(from: response, symbol: "MSFT").get()
-        #expect(quote.last == 423.46 && quote.bid == 423.45 && quote.ask == 423.49 && quote.previousClose == 421.31 && quote.volume == 18_324_711)
+        #expect(quote.last == exactDecimal("423.46") && quote.bid == exactDecimal("423.45") && quote.ask == exactDecimal("423.49") && quote.previousClose == exactDecimal("421.31") && quote.volume == 18_324_711)
         #expect(abs(quote.timestamp.timeIntervalSince1970 - 1_731_528_912.512_345_678) < 1e-6)
     }
 
@@ -62,7 +62,7 @@ import Testing
     @Test func withoutALastTradeTheDayCloseAndUpdatedStandIn() throws {
         let response = try snapshot(#"{"request_id":"r","status":"OK","ticker":{"ticker":"XYZ","updated":1731528900000000000,"day":{"o":10,"h":11,"l":9.5,"c":10.5,"v":1200.0,"vw":10.2},"prevDay":{"o":9,"h":10,"l":8.9,"c":9.8,"v":900,"vw":9.5}}}"#)
         let quote = try PolygonResponseMapping.quote(from: response, symbol: "XYZ").get()
-        #expect(quote == CommonQuote(symbol: "XYZ", last: 10.5, timestamp: Date(timeIntervalSince1970: 1_731_528_900), previousClose: 9.8, volume: 1200))
+        #expect(quote == CommonQuote(symbol: "XYZ", last: exactDecimal("10.5"), timestamp: Date(timeIntervalSince1970: 1_731_528_900), previousClose: exactDecimal("9.8"), volume: 1200))
     }
 
     @Test func aSnapshotWithoutAnyPriceOrStampIsABadResponse() throws {

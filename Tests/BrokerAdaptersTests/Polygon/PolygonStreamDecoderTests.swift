@@ -14,8 +14,8 @@ import Testing
              {"ev":"AM","sym":"AAPL","v":61234,"av":38211905,"op":228.9,"vw":227.4911,"o":227.6,"c":227.52,"h":227.71,"l":227.35,"a":227.9312,"z":88,"s":1731528840000,"e":1731528900000}]
             """#
         #expect(try PolygonStreamDecoder.decode(frame) == [
-            .trade(symbol: "AAPL", price: 227.52, timestamp: Self.milliseconds(1_731_528_912_441)),
-            .quote(symbol: "MSFT", bidPrice: 423.09, askPrice: 423.12, timestamp: Self.milliseconds(1_731_528_912_450)),
+            .trade(symbol: "AAPL", price: exactDecimal("227.52"), timestamp: Self.milliseconds(1_731_528_912_441)),
+            .quote(symbol: "MSFT", bidPrice: exactDecimal("423.09"), askPrice: exactDecimal("423.12"), timestamp: Self.milliseconds(1_731_528_912_450)),
         ])
     }
 
@@ -44,15 +44,25 @@ import Testing
 
     @Test func aQuoteMayLackOneSide() throws {
         #expect(try PolygonStreamDecoder.decode(#"[{"ev":"Q","sym":"AAPL","bp":227.5,"ap":null,"t":1}]"#)
-            == [.quote(symbol: "AAPL", bidPrice: 227.5, askPrice: nil, timestamp: Self.milliseconds(1))])
+            == [.quote(symbol: "AAPL", bidPrice: exactDecimal("227.5"), askPrice: nil, timestamp: Self.milliseconds(1))])
     }
 
-    @Test func pricesKeepFullPrecision() throws {
-        let prices = ["0.1", "227.52", "0.0001", "123456789.123456", "1e-7", "-3.25", "12345678901234567890.5"]
-        for text in prices {
-            let events = try PolygonStreamDecoder.decode(#"[{"ev":"T","sym":"X","p":\#(text),"t":1}]"#)
-            #expect(events == [.trade(symbol: "X", price: Double(text)!, timestamp: Self.milliseconds(1))], "price \(text)")
-        }
+    /// Prices are the wire's digits, exactly: no binary rounding (0.1 is 0.1), beyond the 8th decimal
+    /// half to even, exponents read too.
+    @Test(arguments: [
+        ("0.1", "0.1"), ("227.52", "227.52"), ("0.0001", "0.0001"), ("123456789.123456", "123456789.123456"), ("1e-7", "0.0000001"),
+        ("-3.25", "-3.25"), ("227.520000000000000000", "227.52"), ("0.123456785", "0.12345678"), ("2.5E2", "250"),
+        ("89999999999.99999999", "89999999999.99999999"), ("0", "0"),
+    ])
+    func pricesAreTheWiresDigitsExactly(wire: String, price: String) throws {
+        let events = try PolygonStreamDecoder.decode(#"[{"ev":"T","sym":"X","p":\#(wire),"t":1}]"#)
+        #expect(events == [.trade(symbol: "X", price: exactDecimal(price), timestamp: Self.milliseconds(1))])
+    }
+
+    /// A price beyond ±90,000,000,000 cannot be held exactly: the trade is left out, like one without a price.
+    @Test(arguments: ["12345678901234567890.5", "90000000000.00000001", "1e11", "-1e300"])
+    func pricesBeyondTheRangeLeaveTheTradeOut(wire: String) throws {
+        #expect(try PolygonStreamDecoder.decode(#"[{"ev":"T","sym":"X","p":\#(wire),"t":1}]"#) == [])
     }
 
     @Test(arguments: ["", "{}", "[", "[{", #"[{"ev":"T""#, #"[{"ev":"T",}]"#, "[1,]", "[] []", #"[{"p":1.}]"#, #"[{"p":-}]"#, #"["\"]"#, "nope"])

@@ -161,10 +161,10 @@ import Testing
              {"ev":"Q","sym":"MSFT","bx":19,"bp":423.09,"bs":2,"ax":11,"ap":423.12,"as":1,"c":1,"i":[604],"t":1731528912450,"q":55021934,"z":3},
              {"ev":"AM","sym":"AAPL","v":61234,"av":38211905,"op":228.9,"vw":227.4911,"o":227.6,"c":227.52,"h":227.71,"l":227.35,"a":227.9312,"z":88,"s":1731528840000,"e":1731528900000}]
             """#)
-        #expect(try await events.nextQuote() == CommonQuote(symbol: "AAPL", last: 227.52, timestamp: Self.milliseconds(1_731_528_912_441)))
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "AAPL", last: exactDecimal("227.52"), timestamp: Self.milliseconds(1_731_528_912_441)))
         // No trade yet: the mid of the NBBO.
         #expect(try await events.nextQuote() == CommonQuote(
-            symbol: "MSFT", last: (423.09 + 423.12) / 2, timestamp: Self.milliseconds(1_731_528_912_450), bid: 423.09, ask: 423.12))
+            symbol: "MSFT", last: exactDecimal("423.105"), timestamp: Self.milliseconds(1_731_528_912_450), bid: exactDecimal("423.09"), ask: exactDecimal("423.12")))
 
         socket.serverSends(#"""
             [{"ev":"Q","sym":"AAPL","bp":227.5,"ap":227.53,"t":1731528912460},
@@ -173,11 +173,11 @@ import Testing
             """#)
         // A quote keeps the last trade as `last`; a trade keeps the book's bid and ask.
         #expect(try await events.nextQuote() == CommonQuote(
-            symbol: "AAPL", last: 227.52, timestamp: Self.milliseconds(1_731_528_912_460), bid: 227.5, ask: 227.53))
+            symbol: "AAPL", last: exactDecimal("227.52"), timestamp: Self.milliseconds(1_731_528_912_460), bid: exactDecimal("227.5"), ask: exactDecimal("227.53")))
         #expect(try await events.nextQuote() == CommonQuote(
-            symbol: "MSFT", last: 423.1, timestamp: Self.milliseconds(1_731_528_912_470), bid: 423.09, ask: 423.12))
+            symbol: "MSFT", last: exactDecimal("423.1"), timestamp: Self.milliseconds(1_731_528_912_470), bid: exactDecimal("423.09"), ask: exactDecimal("423.12")))
         #expect(try await events.nextQuote() == CommonQuote(
-            symbol: "MSFT", last: 423.1, timestamp: Self.milliseconds(1_731_528_912_480), bid: 423.2, ask: 423.3))
+            symbol: "MSFT", last: exactDecimal("423.1"), timestamp: Self.milliseconds(1_731_528_912_480), bid: exactDecimal("423.2"), ask: exactDecimal("423.3")))
         await session.close()
     }
 
@@ -203,7 +203,7 @@ import Testing
         socket.serverSends(#"[{"ev":"status","status":"success","message":"subscribed to: Q.MSFT"}]"#)
         socket.serverSends(#"[{"ev":"T","sym":"MSFT","p":423.1,"t":1731528912470}]"#)
         // The acknowledgements produced nothing and ended nothing: the next event is the trade.
-        #expect(try await events.next() == .event(.quote(CommonQuote(symbol: "MSFT", last: 423.1, timestamp: Self.milliseconds(1_731_528_912_470)))))
+        #expect(try await events.next() == .event(.quote(CommonQuote(symbol: "MSFT", last: exactDecimal("423.1"), timestamp: Self.milliseconds(1_731_528_912_470)))))
         await session.close()
     }
 

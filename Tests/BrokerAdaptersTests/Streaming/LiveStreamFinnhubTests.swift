@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Networking
 import Testing
@@ -11,14 +12,20 @@ import TestSupport
         try await LiveStreamRawSocket(LiveStreamFixture.webSocketURL(peer, "/?token=\(token)"))
     }
 
+    /// JSONSerialization reads the server's prices as `Double`; the fixture's are whole cents, so they are
+    /// taken to cents before they are compared with the exact prices the session reads.
+    static func cents(_ price: Double) -> ExactDecimal {
+        ExactDecimal(units: Int64((price * 100).rounded()) * 1_000_000)
+    }
+
     /// The trades of a `trade` message; other messages (pings, errors) carry none.
-    @Sendable static func trades(_ message: [String: Any]) throws -> [(symbol: String, price: Double?)] {
+    @Sendable static func trades(_ message: [String: Any]) throws -> [(symbol: String, price: ExactDecimal?)] {
         guard message["type"] as? String == "trade", let data = message["data"] as? [[String: Any]] else { return [] }
         return try data.map { trade in
             guard let symbol = trade["s"] as? String, let price = trade["p"] as? Double else {
                 throw LiveStreamFixture.Failure(description: "a trade without a symbol or price: \(trade)")
             }
-            return (symbol: symbol, price: price)
+            return (symbol: symbol, price: cents(price))
         }
     }
 
@@ -59,7 +66,7 @@ import TestSupport
         }
         #expect(errors == ["Invalid symbol ZZZZ"])
         aapl = Array(aapl.prefix(5))
-        #expect(aapl.map { $0["p"] as? Double } == LiveStreamFixture.prices("AAPL", count: 5))
+        #expect(aapl.map { ($0["p"] as? Double).map(Self.cents) } == LiveStreamFixture.prices("AAPL", count: 5))
         #expect(aapl.map { $0["v"] as? Int } == [100, 100, 100, 100, 0], "every fifth trade is a price-only update")
         #expect(aapl.allSatisfy { ($0["t"] as? Int64 ?? 0) > 1_600_000_000_000 }, "timestamps are milliseconds")
 

@@ -28,12 +28,12 @@ enum LiveStreamFixture {
 
     /// The trade price of `symbol`'s tick `tick` (0 is the first after it is subscribed): the script's
     /// formula, (100 + sum of the symbol's bytes % 400) dollars plus one cent per tick.
-    static func price(_ symbol: String, tick: Int) -> Double {
-        Double((100 + symbol.utf8.reduce(0) { $0 + Int($1) } % 400) * 100 + tick % 500) / 100
+    static func price(_ symbol: String, tick: Int) -> ExactDecimal {
+        ExactDecimal(units: Int64((100 + symbol.utf8.reduce(0) { $0 + Int($1) } % 400) * 100 + tick % 500) * 1_000_000)
     }
 
     /// Prices of ticks 0..<count.
-    static func prices(_ symbol: String, count: Int) -> [Double] {
+    static func prices(_ symbol: String, count: Int) -> [ExactDecimal] {
         (0..<count).map { price(symbol, tick: $0) }
     }
 
@@ -47,8 +47,8 @@ enum LiveStreamFixture {
     static func prices(
         from events: StreamSessionTestEvents, each symbols: Set<String>, count: Int, others: inout [StreamSessionTestOutcome],
         timeout: Duration = .seconds(5)
-    ) async throws -> [String: [Double]] {
-        var seen: [String: [Double]] = [:]
+    ) async throws -> [String: [ExactDecimal]] {
+        var seen: [String: [ExactDecimal]] = [:]
         while symbols.contains(where: { (seen[$0]?.count ?? 0) < count }) {
             guard let outcome = try await events.next(timeout: timeout) else { throw Failure(description: "events ended") }
             switch outcome {
@@ -68,7 +68,7 @@ enum LiveStreamFixture {
     /// the server carries all its symbols, so from then on only `symbol` is left.
     static func skipUntilAlone(_ symbol: String, in events: StreamSessionTestEvents) async throws {
         var ticks = 0
-        var price: Double?
+        var price: ExactDecimal?
         while ticks < 2 {
             guard case .event(.quote(let quote)) = try await events.next() else { throw Failure(description: "a quote expected") }
             if quote.symbol != symbol {

@@ -1,3 +1,4 @@
+import Domain
 import Testing
 
 /// A bare socket that speaks a broker's stream wire by hand, as a `LiveStreamClient`.
@@ -5,7 +6,7 @@ struct LiveStreamRawClient: LiveStreamClient {
     /// The trades one message carries, as symbol and price; a symbol's message without a price (a
     /// bid/ask) is an entry with no price. Throws for a message that belongs to no symbol where every
     /// message should.
-    typealias Trades = @Sendable ([String: Any]) throws -> [(symbol: String, price: Double?)]
+    typealias Trades = @Sendable ([String: Any]) throws -> [(symbol: String, price: ExactDecimal?)]
 
     let socket: LiveStreamRawSocket
     let trades: Trades
@@ -16,8 +17,8 @@ struct LiveStreamRawClient: LiveStreamClient {
     }
 
     /// A message of a symbol outside `symbols` fails the read: only what was subscribed may stream.
-    func prices(each symbols: Set<String>, count: Int) async throws -> [String: [Double]] {
-        var seen: [String: [Double]] = [:]
+    func prices(each symbols: Set<String>, count: Int) async throws -> [String: [ExactDecimal]] {
+        var seen: [String: [ExactDecimal]] = [:]
         while symbols.contains(where: { (seen[$0]?.count ?? 0) < count }) {
             for (symbol, price) in try trades(try await socket.nextObject()) {
                 guard symbols.contains(symbol) else {

@@ -20,7 +20,7 @@ struct LiveStreamSessionClient: LiveStreamClient {
         await session.subscribe(symbols)
     }
 
-    func prices(each symbols: Set<String>, count: Int) async throws -> [String: [Double]] {
+    func prices(each symbols: Set<String>, count: Int) async throws -> [String: [ExactDecimal]] {
         var others: [StreamSessionTestOutcome] = []
         return try await LiveStreamFixture.prices(from: events, each: symbols, count: count, others: &others)
     }

@@ -20,8 +20,8 @@ enum LiveStreamSessionScenario {
         for _ in 0..<4 { first.append(try #require(try await events.nextQuote())) }
         #expect(first.map(\.symbol) == ["AAPL", "AAPL", "MSFT", "MSFT"])
         #expect(first.map(\.last) == [386, 386, 414, 414])
-        #expect(first[0].bid == nil && first[1].bid == 385.99 && first[1].ask == 386.01)
-        #expect(first[3].bid == 413.99 && first[3].ask == 414.01)
+        #expect(first[0].bid == nil && first[1].bid == exactDecimal("385.99") && first[1].ask == exactDecimal("386.01"))
+        #expect(first[3].bid == exactDecimal("413.99") && first[3].ask == exactDecimal("414.01"))
 
         var others: [StreamSessionTestOutcome] = []
         let prices = try await LiveStreamFixture.prices(from: events, each: ["AAPL", "MSFT"], count: ticks, others: &others)

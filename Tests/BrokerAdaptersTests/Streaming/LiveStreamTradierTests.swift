@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Networking
 import Testing
@@ -70,9 +71,9 @@ import TestSupport
 
     /// A frame's symbol, with its price when it is a trade (`price` is a string on this stream). Every
     /// frame of a running stream names a symbol.
-    @Sendable static func trades(_ frame: [String: Any]) throws -> [(symbol: String, price: Double?)] {
+    @Sendable static func trades(_ frame: [String: Any]) throws -> [(symbol: String, price: ExactDecimal?)] {
         guard let symbol = frame["symbol"] as? String else { throw LiveStreamFixture.Failure(description: "a frame of no symbol: \(frame)") }
-        let price = frame["type"] as? String == "trade" ? (frame["price"] as? String).flatMap(Double.init) : nil
+        let price = frame["type"] as? String == "trade" ? (frame["price"] as? String).flatMap { ExactDecimal(parsing: $0) } : nil
         return [(symbol: symbol, price: price)]
     }
 

@@ -36,7 +36,7 @@ import Testing
         Self.checkReason(Self.skipped(&machine, Self.brokenFrame))
 
         let next = machine.receive(frame: Result { try PolygonStreamStateMachine.decode(#"[{"ev":"T","sym":"AAPL","p":190.5,"t":1700000000000}]"#) })
-        #expect(next.contains { if case .emit(.quote(let quote)) = $0 { quote.last == 190.5 } else { false } }, "\(next)")
+        #expect(next.contains { if case .emit(.quote(let quote)) = $0 { quote.last == exactDecimal("190.5") } else { false } }, "\(next)")
     }
 
     @Test func finnhubSkipsTheFrameAndDecodesTheNext() {
@@ -46,7 +46,7 @@ import Testing
         Self.checkReason(Self.skipped(&machine, "{\"type\":\"trade\",\"data\":[{\"s\":\"AAPL\",\"p\":1"))
 
         let next = machine.receive(frame: Result { try FinnhubStreamStateMachine.decode(#"{"type":"trade","data":[{"s":"AAPL","p":190.5,"t":1700000000000}]}"#) })
-        #expect(next == [.emit(.quote(CommonQuote(symbol: "AAPL", last: 190.5, timestamp: Date(timeIntervalSince1970: 1_700_000_000))))])
+        #expect(next == [.emit(.quote(CommonQuote(symbol: "AAPL", last: exactDecimal("190.5"), timestamp: Date(timeIntervalSince1970: 1_700_000_000))))])
     }
 
     @Test func alpacaSkipsTheFrame() {

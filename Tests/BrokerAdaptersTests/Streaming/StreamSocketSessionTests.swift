@@ -67,7 +67,7 @@ import Testing
             return
         }
         #expect(reason.hasPrefix("malformed JSON at byte"), "\(reason)")
-        #expect(try await events.nextQuote()?.last == 191.25)
+        #expect(try await events.nextQuote()?.last == exactDecimal("191.25"))
         #expect(socket.closeCode == nil)
         await session.close()
     }

@@ -40,24 +40,24 @@ import Testing
         let (results, sent) = try await quotes(["AAPL"])
         #expect(results.count == 1)
         #expect(try results["AAPL"]?.get() == CommonQuote(
-            symbol: "AAPL", last: 227.52, timestamp: Self.tradeDate, bid: 227.5, ask: 227.53, previousClose: 228.86, volume: 38_211_905))
+            symbol: "AAPL", last: exactDecimal("227.52"), timestamp: Self.tradeDate, bid: exactDecimal("227.5"), ask: exactDecimal("227.53"), previousClose: exactDecimal("228.86"), volume: 38_211_905))
         #expect(sent.map(\.url) == ["https://api.tradier.com/v1/markets/quotes?symbols=AAPL&greeks=false"])
         #expect(sent.first?.secretNames == ["Authorization"])
     }
 
     @Test func severalSymbols() async throws {
         let (results, sent) = try await quotes(["AAPL", "MSFT"])
-        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(try results["AAPL"]?.get().last == exactDecimal("227.52"))
         let msft = try #require(try results["MSFT"]?.get())
         #expect(msft == CommonQuote(
-            symbol: "MSFT", last: 423.1, timestamp: EpochTimestamp.milliseconds.date(from: 1_731_528_911_873),
-            bid: 423.08, ask: 423.12, previousClose: 421.23, volume: 17_892_345))
+            symbol: "MSFT", last: exactDecimal("423.1"), timestamp: EpochTimestamp.milliseconds.date(from: 1_731_528_911_873),
+            bid: exactDecimal("423.08"), ask: exactDecimal("423.12"), previousClose: exactDecimal("421.23"), volume: 17_892_345))
         #expect(sent.count == 1)
     }
 
     @Test func unmatchedSymbolsAreUnknownPerRow() async throws {
         let (results, _) = try await quotes(["AAPL", "ZZZQ"])
-        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(try results["AAPL"]?.get().last == exactDecimal("227.52"))
         #expect(results["ZZZQ"] == .failure(.unknownSymbol("ZZZQ")))
     }
 
@@ -85,7 +85,7 @@ import Testing
     @Test func nullsBeforeTheOpenAndAnUntradedSymbol() async throws {
         let (results, _) = try await quotes(["AAPL", "ZVZZT"])
         let aapl = try #require(try results["AAPL"]?.get())
-        #expect(aapl == CommonQuote(symbol: "AAPL", last: 227.52, timestamp: Self.tradeDate, bid: 227.4, ask: 227.61, previousClose: 227.52, volume: 0))
+        #expect(aapl == CommonQuote(symbol: "AAPL", last: exactDecimal("227.52"), timestamp: Self.tradeDate, bid: exactDecimal("227.4"), ask: exactDecimal("227.61"), previousClose: exactDecimal("227.52"), volume: 0))
         #expect(results["ZVZZT"] == .failure(.badResponse("tradier: no last price or previous close for ZVZZT")))
     }
 
@@ -94,7 +94,7 @@ import Testing
             HTTPResponse(status: 200, body: Data(#"{"quotes":{"quote":{"symbol":"NEWCO","last":null,"trade_date":0,"prevclose":10.5}}}"#.utf8))
         }
         let quote = try #require(try await broker(servicer).quotes(for: ["NEWCO"])["NEWCO"]?.get())
-        #expect(quote == CommonQuote(symbol: "NEWCO", last: 10.5, timestamp: Self.now, previousClose: 10.5))
+        #expect(quote == CommonQuote(symbol: "NEWCO", last: exactDecimal("10.5"), timestamp: Self.now, previousClose: exactDecimal("10.5")))
     }
 
     /// Users write `BRK.B`; Tradier wants and answers `BRK/B`; the row keeps the user's spelling.
@@ -102,7 +102,7 @@ import Testing
         let (results, sent) = try await quotes(["BRK.B", "brk.b"])
         #expect(sent.map(\.symbols) == [["BRK/B"]])
         #expect(try results["BRK.B"]?.get().symbol == "BRK.B")
-        #expect(try results["BRK.B"]?.get().last == 470.87)
+        #expect(try results["BRK.B"]?.get().last == exactDecimal("470.87"))
         #expect(try results["brk.b"]?.get().symbol == "brk.b")
     }
 
@@ -115,7 +115,7 @@ import Testing
     @Test func invalidSymbolsFailTheirRowOnly() async throws {
         let (results, sent) = try await quotes(["AAPL", "AA PL"])
         #expect(sent.map(\.symbols) == [["AAPL"]])
-        #expect(try results["AAPL"]?.get().last == 227.52)
+        #expect(try results["AAPL"]?.get().last == exactDecimal("227.52"))
         #expect(results["AA PL"] == .failure(.unknownSymbol("AA PL")))
     }
 
@@ -199,7 +199,7 @@ import Testing
         #expect(servicer.sent.map(\.symbols.count).sorted() == [50, 100, 100])
         #expect(Set(servicer.sent.flatMap(\.symbols)) == Set(symbols))
         #expect(results.count == 250)
-        #expect(try results["S7"]?.get().last == 1.5)
+        #expect(try results["S7"]?.get().last == exactDecimal("1.5"))
         #expect(results["S8"].map(Self.isPermanentFailure) == false)
     }
 

@@ -101,7 +101,7 @@ import Testing
         #"{"quotes":null}"#, #"{"quotes":"null"}"#, #"{"quotes":{"quote":"null"}}"#, #"{"quotes":{"quote":null}}"#,
         #"{"quotes":{}}"#, #"{}"#, #" { "quotes" : { "quote" : [ ] } } "#,
         #"{"quotes":{"quote":{"symbol":"AAPL","last":"227.52","volume":"38211905","trade_date":"1731528912441"}}}"#,
-        #"{"quotes":{"quote":{"symbol":"AAPL","last":"","bid":"007.50","volume":"","bidsize":"-0","ask":-0.0}}}"#,
+        #"{"quotes":{"quote":{"symbol":"AAPL","last":"","bid":"7.50","volume":"","bidsize":"-0","ask":-0.0}}}"#,
         #"{"quotes":{"quote":{"symbol":"AAPL","description":null,"exch":null,"last":0,"change":-0.000123,"close":null}}}"#,
         #"{"quotes":{"quote":{"symbol":"NEWCO","last":null,"trade_date":0,"prevclose":10.5}}}"#,
         #"{"quotes":{"quote":{"symbol":"aapl","last":1}},"unmatched_symbols":{"symbol":"null"}}"#,
@@ -110,7 +110,9 @@ import Testing
         #"{"quotes":{"unmatched_symbols":{"symbol":["null","ZZZQ"]}}}"#,
         #"{"quotes":{"quote":{"symbol":"SPY240119C00450000","type":"option","last":1.5,"strike":450.0,"greeks":{"delta":0.5,"bid_iv":1e-3,"updated_at":"2024-01-12 15:59:03"},"contract_size":100,"expiration_date":"2024-01-19","ok":[true,false,null,{}]}}}"#,
         #"{"quotes":{"quote":{"symbol":"SAN","description":"Société Générale 📈","last":12.345678901234}}}"#,
-        "{\"quotes\":\n\t{\"quote\":[{\"symbol\":\"A\",\"last\":1.25},\r\n {\"symbol\":\"B\",\"last\":123456789012345}]}}\n",
+        "{\"quotes\":\n\t{\"quote\":[{\"symbol\":\"A\",\"last\":1.25},\r\n {\"symbol\":\"B\",\"last\":89999999999.9999999}]}}\n",
+        // Beyond 8 decimals: half to even, as ExactDecimal(parsing:) reads the text JSONDecoder gives it.
+        #"{"quotes":{"quote":[{"symbol":"A","last":1.2345678901234567},{"symbol":"B","last":"0.000000025"},{"symbol":"C","last":0.000000035}]}}"#,
         #"{"quotes":{"quote":[{"symbol":"A","volume":999999999999999999,"trade_date":-1731528912441}]},"extra":"x"}"#,
     ]
 
@@ -120,10 +122,13 @@ import Testing
         #"{"quotes":{"quote":{"symbol":"A\u0041PL","last":1}}}"#, // escape
         #"{"quotes":{"quote":{"symbol":"AAPL","last":2.2e2}}}"#, // exponent
         #"{"quotes":{"quote":{"symbol":"AAPL","last":"1e3"}}}"#, // exponent in a string
-        #"{"quotes":{"quote":{"symbol":"AAPL","last":" 227.5"}}}"#, // trimmed by FlexibleDouble
+        #"{"quotes":{"quote":{"symbol":"AAPL","last":" 227.5"}}}"#, // trimmed by FlexibleExactDecimal
+        #"{"quotes":{"quote":{"symbol":"AAPL","bid":"007.50"}}}"#, // leading zeros: ExactDecimal(parsing:) refuses them, an error
+        #"{"quotes":{"quote":{"symbol":"AAPL","last":123456789012345}}}"#, // beyond ±90,000,000,000: an error
+        #"{"quotes":{"quote":{"symbol":"AAPL","last":"90000000000.00000001"}}}"#, // beyond, as a string: an error
         #"{"quotes":{"quote":{"symbol":"AAPL","volume":2868.0}}}"#, // a whole number with a fraction
         #"{"quotes":{"quote":{"symbol":"AAPL","volume":2868.5}}}"#, // not whole: an error
-        #"{"quotes":{"quote":{"symbol":"AAPL","last":1.2345678901234567}}}"#, // 17 digits
+        #"{"quotes":{"quote":{"symbol":"AAPL","last":1.2345678901234567891}}}"#, // 20 digits
         #"{"quotes":{"quote":{"symbol":"AAPL","trade_date":9223372036854775807}}}"#, // 19 digits
         #"{"quotes":{"quote":{"symbol":"AAPL","last":01}}}"#, // leading zero: not JSON
         #"{"quotes":{"quote":{"symbol":"AAPL","last":1,"last":2}}}"#, // duplicate key
@@ -163,12 +168,12 @@ import Testing
     @Test func stringNumbersEmptyStringsAndNulls() throws {
         let body = #"{"quotes":{"quote":{"symbol":"AAPL","last":"227.52","bid":"","ask":null,"volume":"38211905","trade_date":"1731528912441","prevclose":228.86}}}"#
         let quote = try #require(Self.fast(Data(body.utf8))?.quoteList.first)
-        #expect(quote.last == FlexibleDouble(227.52))
-        #expect(quote.bid == FlexibleDouble(nil))
+        #expect(quote.last == FlexibleExactDecimal(exactDecimal("227.52")))
+        #expect(quote.bid == FlexibleExactDecimal(nil))
         #expect(quote.ask == nil)
         #expect(quote.volume == FlexibleInt64(38_211_905))
         #expect(quote.tradeDate == FlexibleInt64(1_731_528_912_441))
-        #expect(quote.previousClose == FlexibleDouble(228.86))
+        #expect(quote.previousClose == FlexibleExactDecimal(exactDecimal("228.86")))
         #expect(quote.high == nil)
     }
 

@@ -11,17 +11,17 @@ import Testing
     @Test func decodesTheReferenceEventsWithTheirMixedTypes() throws {
         let quote = #"{"type":"quote","symbol":"AAPL","bid":227.5,"bidsz":3,"bidexch":"Q","biddate":"1731528913000","ask":227.53,"asksz":2,"askexch":"P","askdate":"1731528913000"}"# + "\n"
         #expect(try TradierStreamDecoder.decode(quote) == [
-            .quote(symbol: "AAPL", bidPrice: 227.5, askPrice: 227.53, timestamp: Self.milliseconds(1_731_528_913_000)),
+            .quote(symbol: "AAPL", bidPrice: exactDecimal("227.5"), askPrice: exactDecimal("227.53"), timestamp: Self.milliseconds(1_731_528_913_000)),
         ])
         let trade = #"{"type":"trade","symbol":"AAPL","exch":"Q","price":"227.52","size":"200","cvol":"38211905","date":"1731528912441","last":"227.52"}"# + "\n"
         #expect(try TradierStreamDecoder.decode(trade) == [
-            .trade(symbol: "AAPL", price: 227.52, cumulativeVolume: 38_211_905, timestamp: Self.milliseconds(1_731_528_912_441)),
+            .trade(symbol: "AAPL", price: exactDecimal("227.52"), cumulativeVolume: 38_211_905, timestamp: Self.milliseconds(1_731_528_912_441)),
         ])
         let summary = #"{"type":"summary","symbol":"AAPL","open":"228.9","high":"229.41","low":"226.7","prevClose":"228.86"}"# + "\n"
-        #expect(try TradierStreamDecoder.decode(summary) == [.summary(symbol: "AAPL", previousClose: 228.86)])
+        #expect(try TradierStreamDecoder.decode(summary) == [.summary(symbol: "AAPL", previousClose: exactDecimal("228.86"))])
         let tradex = #"{"type":"tradex","symbol":"AAPL","exch":"Q","price":"227.52","size":"200","cvol":"38211905","date":"1731528912441","last":"227.52"}"# + "\n"
         #expect(try TradierStreamDecoder.decode(tradex) == [
-            .trade(symbol: "AAPL", price: 227.52, cumulativeVolume: 38_211_905, timestamp: Self.milliseconds(1_731_528_912_441)),
+            .trade(symbol: "AAPL", price: exactDecimal("227.52"), cumulativeVolume: 38_211_905, timestamp: Self.milliseconds(1_731_528_912_441)),
         ])
         let timesale = #"{"type":"timesale","symbol":"AAPL","exch":"Q","bid":"227.5","ask":"227.53","last":"227.52","size":"200","date":"1731528912441","seq":48211,"flag":"","cancel":false,"correction":false,"session":"normal"}"# + "\n"
         #expect(try TradierStreamDecoder.decode(timesale) == [])
@@ -30,11 +30,11 @@ import Testing
     @Test func numbersAndNumericStringsAreInterchangeable() throws {
         let frame = #"{"type":"quote","symbol":"MSFT","bid":"423.08","ask":423.12,"biddate":1731528911000,"askdate":"1731528911873"}"#
         #expect(try TradierStreamDecoder.decode(frame) == [
-            .quote(symbol: "MSFT", bidPrice: 423.08, askPrice: 423.12, timestamp: Self.milliseconds(1_731_528_911_873)),
+            .quote(symbol: "MSFT", bidPrice: exactDecimal("423.08"), askPrice: exactDecimal("423.12"), timestamp: Self.milliseconds(1_731_528_911_873)),
         ])
         let trade = #"{"type":"trade","symbol":"MSFT","price":423.1,"cvol":17892345,"date":1731528911873}"#
         #expect(try TradierStreamDecoder.decode(trade) == [
-            .trade(symbol: "MSFT", price: 423.1, cumulativeVolume: 17_892_345, timestamp: Self.milliseconds(1_731_528_911_873)),
+            .trade(symbol: "MSFT", price: exactDecimal("423.1"), cumulativeVolume: 17_892_345, timestamp: Self.milliseconds(1_731_528_911_873)),
         ])
     }
 
@@ -52,8 +52,8 @@ import Testing
             """
         #expect(try TradierStreamDecoder.decode(frame) == [
             // `last` stands in for a missing price; a missing date is nil, as is 0.
-            .trade(symbol: "AAPL", price: 227.5, cumulativeVolume: nil, timestamp: nil),
-            .quote(symbol: "AAPL", bidPrice: 227.5, askPrice: nil, timestamp: nil),
+            .trade(symbol: "AAPL", price: exactDecimal("227.5"), cumulativeVolume: nil, timestamp: nil),
+            .quote(symbol: "AAPL", bidPrice: exactDecimal("227.5"), askPrice: nil, timestamp: nil),
             .quote(symbol: "AAPL", bidPrice: nil, askPrice: nil, timestamp: nil),
         ])
     }

@@ -124,20 +124,20 @@ import Testing
         socket.serverSends(#"{"type":"quote","symbol":"AAPL","bid":227.5,"bidsz":3,"bidexch":"Q","biddate":"1731528913000","ask":227.53,"asksz":2,"askexch":"P","askdate":"1731528913000"}"# + "\n")
         // A summary alone has no price to show; the first quote shows the mid, with the close.
         #expect(try await events.nextQuote() == CommonQuote(
-            symbol: "AAPL", last: (227.5 + 227.53) / 2, timestamp: Self.milliseconds(1_731_528_913_000),
-            bid: 227.5, ask: 227.53, previousClose: 228.86))
+            symbol: "AAPL", last: exactDecimal("227.515"), timestamp: Self.milliseconds(1_731_528_913_000),
+            bid: exactDecimal("227.5"), ask: exactDecimal("227.53"), previousClose: exactDecimal("228.86")))
         socket.serverSends(#"{"type":"trade","symbol":"AAPL","exch":"Q","price":"227.52","size":"200","cvol":"38211905","date":"1731528912441","last":"227.52"}"# + "\n")
         #expect(try await events.nextQuote() == CommonQuote(
-            symbol: "AAPL", last: 227.52, timestamp: Self.milliseconds(1_731_528_912_441),
-            bid: 227.5, ask: 227.53, previousClose: 228.86, volume: 38_211_905))
+            symbol: "AAPL", last: exactDecimal("227.52"), timestamp: Self.milliseconds(1_731_528_912_441),
+            bid: exactDecimal("227.5"), ask: exactDecimal("227.53"), previousClose: exactDecimal("228.86"), volume: 38_211_905))
         // Tradier's spelling comes back under the hub's.
         socket.serverSends(#"{"type":"trade","symbol":"BRK/B","price":"471.2","size":"10","cvol":"1200","date":"1731528914000"}"# + "\n")
         #expect(try await events.nextQuote() == CommonQuote(
-            symbol: "BRK.B", last: 471.2, timestamp: Self.milliseconds(1_731_528_914_000), volume: 1200))
+            symbol: "BRK.B", last: exactDecimal("471.2"), timestamp: Self.milliseconds(1_731_528_914_000), volume: 1200))
         // A later summary completes the quote already shown.
         socket.serverSends(#"{"type":"summary","symbol":"BRK/B","prevClose":"468.5"}"# + "\n")
         #expect(try await events.nextQuote() == CommonQuote(
-            symbol: "BRK.B", last: 471.2, timestamp: Self.milliseconds(1_731_528_914_000), previousClose: 468.5, volume: 1200))
+            symbol: "BRK.B", last: exactDecimal("471.2"), timestamp: Self.milliseconds(1_731_528_914_000), previousClose: exactDecimal("468.5"), volume: 1200))
         await session.close()
     }
 
@@ -145,8 +145,8 @@ import Testing
         let (socket, session, events) = try await Self.liveSession(subscribed: ["BRK.B", "BRK/B"])
         // (The payload read by `liveSession` named BRK/B once; the next ones show it.)
         socket.serverSends(#"{"type":"trade","symbol":"BRK/B","price":"471.2","date":"1731528914000"}"#)
-        #expect(try await events.nextQuote() == CommonQuote(symbol: "BRK.B", last: 471.2, timestamp: Self.milliseconds(1_731_528_914_000)))
-        #expect(try await events.nextQuote() == CommonQuote(symbol: "BRK/B", last: 471.2, timestamp: Self.milliseconds(1_731_528_914_000)))
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "BRK.B", last: exactDecimal("471.2"), timestamp: Self.milliseconds(1_731_528_914_000)))
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "BRK/B", last: exactDecimal("471.2"), timestamp: Self.milliseconds(1_731_528_914_000)))
         await session.unsubscribe(["BRK.B"])
         #expect(try await socket.nextSent() == Self.payload(["BRK/B"]))
         socket.serverSends(#"{"type":"trade","symbol":"BRK/B","price":"471.3","date":"1731528915000"}"#)
@@ -172,7 +172,7 @@ import Testing
             #"{"type":"trade","symbol":"TSLA","price":"250","date":"1"}"# + "\n"
                 + #"{"type":"timesale","symbol":"AAPL","bid":"1","ask":"2","last":"1.5","date":"1"}"# + "\n"
                 + #"{"type":"trade","symbol":"AAPL","price":"227.5"}"# + "\n")
-        #expect(try await events.next() == .event(.quote(CommonQuote(symbol: "AAPL", last: 227.5, timestamp: Self.now))))
+        #expect(try await events.next() == .event(.quote(CommonQuote(symbol: "AAPL", last: exactDecimal("227.5"), timestamp: Self.now))))
         #expect(events.pending.isEmpty)
         await session.close()
     }

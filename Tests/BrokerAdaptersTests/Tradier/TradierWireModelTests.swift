@@ -17,16 +17,16 @@ import Testing
         #expect(quote.symbol == "AAPL")
         #expect(quote.description == "Apple Inc")
         #expect(quote.exchange == "Q")
-        #expect(quote.last?.value == 227.52)
-        #expect(quote.change?.value == -1.34)
+        #expect(quote.last?.value == exactDecimal("227.52"))
+        #expect(quote.change?.value == exactDecimal("-1.34"))
         #expect(quote.volume?.value == 38_211_905)
         #expect(quote.close?.value == nil)
-        #expect(quote.bid?.value == 227.5)
-        #expect(quote.ask?.value == 227.53)
-        #expect(quote.changePercentage?.value == -0.59)
+        #expect(quote.bid?.value == exactDecimal("227.5"))
+        #expect(quote.ask?.value == exactDecimal("227.53"))
+        #expect(quote.changePercentage?.value == exactDecimal("-0.59"))
         #expect(quote.tradeDate?.value == 1_731_528_912_441)
-        #expect(quote.previousClose?.value == 228.86)
-        #expect(quote.week52High?.value == 237.49)
+        #expect(quote.previousClose?.value == exactDecimal("228.86"))
+        #expect(quote.week52High?.value == exactDecimal("237.49"))
         #expect(quote.bidSize?.value == 3)
         #expect(quote.askExchange == "P")
         #expect(quote.askDate?.value == 1_731_528_913_000)
@@ -37,7 +37,7 @@ import Testing
     @Test func severalSymbolsAreAnArray() throws {
         let envelope = try decode(TradierQuotesEnvelope.self, "quotes-two.json")
         #expect(envelope.quoteList.map(\.symbol) == ["AAPL", "MSFT"])
-        #expect(envelope.quoteList.map { $0.last?.value } == [227.52, 423.1])
+        #expect(envelope.quoteList.map { $0.last?.value } == [exactDecimal("227.52"), exactDecimal("423.1")])
     }
 
     @Test func unmatchedSymbolsAsStringOrArray() throws {
@@ -56,7 +56,7 @@ import Testing
         let aapl = try #require(envelope.quoteList.first)
         #expect(aapl.open?.value == nil && aapl.high?.value == nil && aapl.low?.value == nil && aapl.close?.value == nil)
         #expect(aapl.change?.value == nil)
-        #expect(aapl.last?.value == 227.52)
+        #expect(aapl.last?.value == exactDecimal("227.52"))
         let untraded = try #require(envelope.quoteList.last)
         #expect(untraded.symbol == "ZVZZT")
         #expect(untraded.last?.value == nil && untraded.bid?.value == nil && untraded.previousClose?.value == nil)
@@ -81,7 +81,7 @@ import Testing
     @Test func stringPricesAreAccepted() throws {
         let body = #"{"quotes":{"quote":{"symbol":"AAPL","last":"227.52","volume":"38211905","trade_date":"1731528912441"}}}"#
         let envelope = try TradierResponseDecoding.decode(TradierQuotesEnvelope.self, from: HTTPResponse(status: 200, body: Data(body.utf8)))
-        #expect(envelope.quoteList.first?.last?.value == 227.52)
+        #expect(envelope.quoteList.first?.last?.value == exactDecimal("227.52"))
         #expect(envelope.quoteList.first?.volume?.value == 38_211_905)
     }
 

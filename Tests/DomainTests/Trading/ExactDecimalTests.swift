@@ -306,18 +306,3 @@ private func powerOfTen(_ exponent: Int) -> Int64 {
         }
     }
 }
-
-@Suite struct ExactDecimalBridgingTests {
-    @Test(arguments: [
-        (150.25, "150.25"), (0.1, "0.1"), (0.1 + 0.2, "0.3"), (1e-5, "0.00001"), (-42.0, "-42"),
-        (123456.789, "123456.789"), (1e-9, "0"), (89_999_999_999.5, "89999999999.5"),
-    ])
-    func takesTheShortestDecimalTextOfADouble(_ double: Double, expected: String) throws {
-        #expect(ExactDecimal(approximating: double) == (try decimal(expected)))
-    }
-
-    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e11, -1e20, .greatestFiniteMagnitude])
-    func refusesDoublesItCannotHold(_ double: Double) {
-        #expect(ExactDecimal(approximating: double) == nil)
-    }
-}

@@ -53,7 +53,12 @@ final class PaperRig: Sendable {
     }
 }
 
-/// A quote from the fake feed; prices as the wire sends them.
-func quote(_ symbol: String, bid: Double?, ask: Double?, last: Double, at time: Date = PaperRig.wednesdayMorning) -> CommonQuote {
-    CommonQuote(symbol: symbol, last: last, timestamp: time, bid: bid, ask: ask)
+/// A quote from the fake feed; prices written as the wire sends them, read exactly. A typo traps: it is
+/// a mistake in the test itself.
+func quote(_ symbol: String, bid: String?, ask: String?, last: String, at time: Date = PaperRig.wednesdayMorning) -> CommonQuote {
+    func price(_ text: String) -> ExactDecimal {
+        guard let value = ExactDecimal(parsing: text) else { preconditionFailure("\(text) is not a decimal") }
+        return value
+    }
+    return CommonQuote(symbol: symbol, last: price(last), timestamp: time, bid: bid.map(price), ask: ask.map(price))
 }

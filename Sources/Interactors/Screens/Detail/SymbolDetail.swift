@@ -16,13 +16,13 @@ public struct SymbolDetail: Sendable, Hashable {
         public var state: BrokerConnectionState
         public var receivedAt: Date?
         /// The lowest and highest price seen in the history (the app's, not the exchange's day range).
-        public var seenRange: ClosedRange<Double>?
+        public var seenRange: ClosedRange<ExactDecimal>?
         /// Oldest first, at most one a second.
         public var history: [PricePoint]
 
         public init(
             branding: ServiceBranding, quote: CommonQuote? = nil, error: String? = nil, state: BrokerConnectionState = .live,
-            receivedAt: Date? = nil, seenRange: ClosedRange<Double>? = nil, history: [PricePoint] = []
+            receivedAt: Date? = nil, seenRange: ClosedRange<ExactDecimal>? = nil, history: [PricePoint] = []
         ) {
             self.branding = branding
             self.quote = quote
@@ -40,34 +40,41 @@ public struct SymbolDetail: Sendable, Hashable {
     }
 
     /// The highest bid now, and whose it is (the first broker on a tie).
-    public var bestBid: (branding: ServiceBranding, price: Double)? {
+    public var bestBid: (branding: ServiceBranding, price: ExactDecimal)? {
         entries.compactMap { entry in entry.quote?.bid.map { (entry.branding, $0) } }
             .reduce(nil) { best, next in best.map { next.1 > $0.1 ? next : $0 } ?? next }
     }
 
     /// The lowest ask now, and whose it is (the first broker on a tie).
-    public var bestAsk: (branding: ServiceBranding, price: Double)? {
+    public var bestAsk: (branding: ServiceBranding, price: ExactDecimal)? {
         entries.compactMap { entry in entry.quote?.ask.map { (entry.branding, $0) } }
             .reduce(nil) { best, next in best.map { next.1 < $0.1 ? next : $0 } ?? next }
     }
 
-    /// Highest minus lowest last price, in basis points of their median; nil with fewer than two prices.
-    public var disagreementBasisPoints: Double? {
+    /// Highest minus lowest last price, in basis points of their median, cut toward zero at 8 decimals
+    /// (so rounding it for the screen gives the exact quotient's digits, as `CommonQuote.changePercent`);
+    /// nil with fewer than two prices or a median of zero or less.
+    public var disagreementBasisPoints: ExactDecimal? {
         let lasts = entries.compactMap(\.quote?.last).sorted()
-        guard lasts.count >= 2, let low = lasts.first, let high = lasts.last else { return nil }
+        guard lasts.count >= 2, let low = lasts.first, let high = lasts.last, let spread = try? high.subtracting(low) else { return nil }
         let middle = lasts.count / 2
-        let median = lasts.count % 2 == 1 ? lasts[middle] : (lasts[middle - 1] + lasts[middle]) / 2
-        guard median > 0 else { return nil }
-        return (high - low) / median * 10_000
+        // With an even count the median is the mean of the middle two: divide by their sum and double
+        // the factor, so the median itself is never rounded.
+        if lasts.count % 2 == 1 {
+            guard lasts[middle].isPositive else { return nil }
+            return try? spread.ratio(to: lasts[middle], times: 10_000, rounding: .towardZero)
+        }
+        guard let sum = try? lasts[middle - 1].adding(lasts[middle]), sum.isPositive else { return nil }
+        return try? spread.ratio(to: sum, times: 20_000, rounding: .towardZero)
     }
 }
 
 /// A price at a time, for charts.
 public struct PricePoint: Sendable, Hashable {
     public var time: Date
-    public var price: Double
+    public var price: ExactDecimal
 
-    public init(time: Date, price: Double) {
+    public init(time: Date, price: ExactDecimal) {
         self.time = time
         self.price = price
     }

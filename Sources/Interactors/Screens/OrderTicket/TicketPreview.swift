@@ -25,10 +25,10 @@ public struct TicketPreview: Sendable, Hashable {
         case .stop where stop != nil:
             (price, priceSource) = (stop, "stop")
         default:
-            if let quoted, quoted > 0 {
-                (price, priceSource) = (ExactDecimal(approximating: quoted), buys ? "ask" : "bid")
+            if let quoted, quoted.isPositive {
+                (price, priceSource) = (quoted, buys ? "ask" : "bid")
             } else if let last = quote?.last {
-                (price, priceSource) = (ExactDecimal(approximating: last), "last trade")
+                (price, priceSource) = (last, "last trade")
             }
         }
         let shares = ExactDecimal(parsing: ticket.quantity).flatMap { $0.isPositive ? $0 : nil }

@@ -79,14 +79,13 @@ public struct PositionsSummary: Sendable, Hashable {
             for position in broker.positions.sorted(by: { $0.symbol < $1.symbol }) {
                 var shown = position
                 var isLive = false
-                if let quote = price(position.brokerID, position.symbol), let last = ExactDecimal(approximating: quote.last),
-                   let valued = try? position.valued(at: last) {
+                if let quote = price(position.brokerID, position.symbol), let valued = try? position.valued(at: quote.last) {
                     shown = valued
                     shown.realizedPnL = position.realizedPnL
                     isLive = true
-                    if let close = quote.previousClose.flatMap(ExactDecimal.init(approximating:)) {
+                    if let close = quote.previousClose {
                         shown.todayPnL = Self.todayPnL(
-                            of: position, last: last, previousClose: close,
+                            of: position, last: quote.last, previousClose: close,
                             todaysFills: broker.orders.filter { $0.symbol == position.symbol && $0.updatedAt >= todayStarted })
                     }
                 }

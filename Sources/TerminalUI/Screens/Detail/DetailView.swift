@@ -150,7 +150,7 @@ struct DetailView {
             case .bid: cell(quote?.bid.map(QuoteFormatting.price) ?? missing, best.bid == entry.branding.id ? palette.best : .plain)
             case .ask: cell(quote?.ask.map(QuoteFormatting.price) ?? missing, best.ask == entry.branding.id ? palette.best : .plain)
             case .spread:
-                let spread = quote.flatMap { q in q.bid.flatMap { bid in q.ask.map { $0 - bid } } }
+                let spread = quote.flatMap { q in q.bid.flatMap { bid in q.ask.flatMap { try? $0.subtracting(bid) } } }
                 cell(spread.map { QuoteFormatting.fixed($0, decimals: QuoteFormatting.decimals(forPrice: quote?.last ?? 1)) } ?? missing)
             case .volume: cell(quote?.volume.map(QuoteFormatting.volume) ?? missing)
             case .seenRange: cell(entry.seenRange.map { "\(QuoteFormatting.price($0.lowerBound))–\(QuoteFormatting.price($0.upperBound))" } ?? missing)

@@ -1,4 +1,5 @@
 import TerminalKit
+import Domain
 import Foundation
 import Interactors
 
@@ -20,13 +21,30 @@ struct PriceChart {
     /// Width of the price labels on the left.
     static let labelWidth = 10
 
-    /// The price range the chart spans: every point in the window, widened a little so a flat line sits
-    /// in the middle rather than on an edge.
-    var priceRange: ClosedRange<Double>? {
+    /// The price range the chart spans: every point in the window, widened a little (5 % of the span each
+    /// side, or 0.1 % of the price and at least a cent for a flat line) so a flat line sits in the middle
+    /// rather than on an edge. Exact; nil without points, or if the widened range leaves ±90,000,000,000.
+    var priceRange: ClosedRange<ExactDecimal>? {
         let prices = series.flatMap { $0.points.filter { $0.time >= start }.map(\.price) }
         guard let low = prices.min(), let high = prices.max() else { return nil }
-        let pad = high > low ? (high - low) * 0.05 : max(0.01, abs(high) * 0.001)
-        return (low - pad)...(high + pad)
+        let twentieth = ExactDecimal(units: ExactDecimal.unitsPerOne / 20)
+        let thousandth = ExactDecimal(units: ExactDecimal.unitsPerOne / 1_000)
+        let cent = ExactDecimal(units: ExactDecimal.unitsPerOne / 100)
+        do {
+            let pad = high > low ? try high.subtracting(low).multiplied(by: twentieth) : max(cent, try high.magnitude.multiplied(by: thousandth))
+            return try low.subtracting(pad)...high.adding(pad)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The dot row of `price` in a plot `dotsHigh` dots high spanning `range` (0 at the top), rounded half
+    /// up, in integers. `range` is not empty (`priceRange` pads it).
+    static func dotRow(of price: ExactDecimal, in range: ClosedRange<ExactDecimal>, dotsHigh: Int) -> Int {
+        let below = Int128(range.upperBound.units) - Int128(price.units)
+        let span = Int128(range.upperBound.units) - Int128(range.lowerBound.units)
+        guard span > 0 else { return 0 }
+        return Int((2 * below * Int128(dotsHigh - 1) + span) / (2 * span))
     }
 
     /// Draws labels and plot into `rows` × the buffer's width; the bottom row holds the time axis.
@@ -38,7 +56,7 @@ struct PriceChart {
         guard plotColumns.count >= 4 else { return }
 
         // Price labels: top, middle, bottom.
-        for (row, price) in [(plotRows.lowerBound, range.upperBound), (plotRows.lowerBound + plotRows.count / 2, (range.lowerBound + range.upperBound) / 2), (plotRows.upperBound - 1, range.lowerBound)] {
+        for (row, price) in [(plotRows.lowerBound, range.upperBound), (plotRows.lowerBound + plotRows.count / 2, ExactDecimal.midpoint(range.lowerBound, range.upperBound)), (plotRows.upperBound - 1, range.lowerBound)] {
             let label = QuoteFormatting.price(price)
             StyledText(String(repeating: " ", count: max(0, Self.labelWidth - 1 - label.count)) + label + " ", style: palette.muted)
                 .draw(into: &buffer, column: 1, row: row)
@@ -63,7 +81,7 @@ struct PriceChart {
             var previous: (x: Int, y: Int)?
             for point in line.points where point.time >= start {
                 let x = Int((point.time.timeIntervalSince(start) / seconds * Double(dotsWide - 1)).rounded())
-                let y = Int(((range.upperBound - point.price) / (range.upperBound - range.lowerBound) * Double(dotsHigh - 1)).rounded())
+                let y = Self.dotRow(of: point.price, in: range, dotsHigh: dotsHigh)
                 if let previous {
                     // Join to the previous point so a jump reads as a line, not two dots.
                     let steps = max(abs(x - previous.x), abs(y - previous.y))

@@ -79,7 +79,7 @@ struct PositionsView {
     private func signed(_ value: ExactDecimal?, percent: Bool = false) -> StyledText {
         guard let value else { return StyledText("—", style: palette.muted) }
         let text = percent ? MoneyText.percent(value) : MoneyText.format(value, signed: true)
-        return StyledText(text, style: palette.trend(value.isNegative ? -1 : value.isZero ? 0 : 1))
+        return StyledText(text, style: palette.trend(value))
     }
 
     private func cells(of line: PositionsSummary.Line) -> [StyledText] {

@@ -123,8 +123,8 @@ struct WatchlistTable {
                 numbers.append((row.pointee.quote?.ask).map(QuoteFormatting.priceNumber))
                 numbers.append((row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
                 numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now))
-                if let bid = row.pointee.quote?.bid, let ask = row.pointee.quote?.ask {
-                    numbers.append(FormattedNumber(ask - bid, decimals: decimals))
+                if let bid = row.pointee.quote?.bid, let ask = row.pointee.quote?.ask, let spread = try? ask.subtracting(bid) {
+                    numbers.append(FormattedNumber(spread, decimals: decimals))
                 } else {
                     numbers.append(nil)
                 }
@@ -177,13 +177,13 @@ struct WatchlistTable {
     }
 
     private func look(of slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, hasError: Bool, at index: Int) -> RowLook {
-        let change = row.pointee.quote?.change ?? 0
-        let changePercent = row.pointee.quote?.changePercent ?? 0
+        // Change % has the change's sign (a close is positive), even where the percent cuts to zero.
+        let trend = CellCode.bits(palette.trend(row.pointee.quote?.change ?? 0))
         return RowLook(
             brand: CellCode.bits(palette.brand(slot.pointee.branding.color)),
             flash: isFlashing(since: row.pointee.lastChangeAt) ? palette.flash(direction: row.pointee.lastChangeDirection) : nil,
-            change: CellCode.bits(palette.trend(change)),
-            changePercent: CellCode.bits(palette.trend(changePercent)),
+            change: trend,
+            changePercent: trend,
             error: hasError ? palette.rowError(transient: isReconnecting(slot.pointee.branding.id)) : .plain,
             isStale: isStale(since: row.pointee.receivedAt),
             isSelected: index == state.selectedIndex)
