@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Interactors
+import Stores
 import TerminalKit
 import Testing
 
@@ -14,6 +15,9 @@ import Testing
         // Lists: switch, open the menu, create, rename, delete and confirm, reorder.
         .tab, .backTab, .character("W"), .character("n"), .character("r"), .character("y"), .character("J"),
         .character("K"), .character("1"), .character("2"), .character("3"),
+        // Trading: the ticket, its fields, positions and orders, cancelling.
+        .character("B"), .character("S"), .character("P"), .character("O"), .character("c"), .right, .left,
+        .character("0"), .character("5"), .character("."),
     ]
     static let symbols = ["AAPL", "MSFT", "NVDA", "^GSPC", "BRK.B", "TSLA"]
 
@@ -21,7 +25,9 @@ import Testing
     func invariantsHoldOverTenThousandRandomEvents(seed: UInt64) async {
         var random = SplitMix64(seed: seed)
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
-        var driver = AppStateDriver(brokers: [alpha, beta], symbols: ["AAPL", "MSFT"], accountBrokers: [alpha])
+        var driver = AppStateDriver(
+            brokers: [alpha, beta], symbols: ["AAPL", "MSFT"], accountBrokers: [alpha],
+            tradingBrokers: [TradingBroker(branding: paper, quoteSourceID: "alpha")])
         driver.send(.started)
         for step in 0..<10_000 {
             driver.now = t0.addingTimeInterval(Double(step) / 10)
@@ -38,6 +44,9 @@ import Testing
                     [.escape, .escape, .character("W"), .character("n")] + name.map { KeyPress.character($0) } + [.enter],
                     [.escape, .escape, .character("W"), .character("d"), .character("y")],
                     [.escape, .escape, .character("W"), .character("r"), .backspace] + name.map { KeyPress.character($0) } + [.enter],
+                    [.escape, .escape, .escape, .character("B"), .character("1"), .character("0"), .enter],
+                    [.escape, .escape, .escape, .character("P"), .character("S"), .enter],
+                    [.escape, .escape, .escape, .character("O"), .character("c"), .character("y")],
                 ]
                 for key in pick(gestures) { driver.send(.key(key)) }
             case 0..<6:
@@ -58,6 +67,17 @@ import Testing
                     brokerStates: [key.brandID: pick([.live, .reconnecting(attempt: 2, reason: "reset"), .polling])])))
             case 8:
                 driver.send(.resize(ScreenSize(columns: 40 + Int(random.next() % 160), rows: 8 + Int(random.next() % 60))))
+            case 9 where random.next() % 2 == 0:
+                // The broker answers: a sent order, or the portfolio with positions in symbols on no list.
+                if case .ticket(let ticket) = driver.state.front, ticket.step == .sending, case .success(let request) = ticket.request() {
+                    let order = Order(request: request, id: OrderID("P-\(step)"), status: .accepted, createdAt: driver.now, updatedAt: driver.now)
+                    driver.send(.orderPlaced(brokerID: "paper", request, random.next() % 3 == 0 ? .failure(.orderRejected(reason: "no")) : .success(order)))
+                } else {
+                    let positions = (0..<Int(random.next() % 3)).map { _ in
+                        Position(brokerID: "paper", symbol: pick(Self.symbols + ["IBM", "ORCL"]), quantity: 1, averageCost: 1, costBasis: 1)
+                    }
+                    driver.send(.portfolio(brokerID: "paper", .success(PortfolioSnapshot(positions: positions))))
+                }
             default:
                 driver.send(.tick)
             }
@@ -66,7 +86,9 @@ import Testing
             #expect(Set(ids).count == ids.count, "duplicate rows at step \(step)")
             #expect(state.rows.count == state.symbols.count * state.brokers.count, "rows at step \(step)")
             #expect(state.rows.isEmpty ? state.selectedIndex == 0 : state.rows.indices.contains(state.selectedIndex), "selection at step \(step)")
-            #expect(state.followed == Set(state.symbols), "followed at step \(step)")
+            var wanted = Set(state.symbols).union(state.portfolio.symbols)
+            if case .ticket(let ticket) = state.front { wanted.insert(ticket.symbol) }
+            #expect(state.followed == wanted, "followed at step \(step)")
             #expect(driver.followedByEffects == state.followed, "follow and unfollow effects out of balance at step \(step)")
             #expect(driver.book.lists == state.lists, "saved lists at step \(step)")
             #expect(state.lists.contains { $0.name == state.currentListName }, "shown list at step \(step)")
@@ -84,5 +106,7 @@ import Testing
         #expect(driver.effects.contains(.fetchAccounts))
         #expect(edits.filter { if case .createList = $0 { true } else { false } }.count > 5)
         #expect(edits.filter { if case .deleteList = $0 { true } else { false } }.count > 2)
+        #expect(driver.effects.filter { if case .placeOrder = $0 { true } else { false } }.count > 3, "the walk sent orders")
+        #expect(driver.effects.contains(.fetchPortfolio))
     }
 }

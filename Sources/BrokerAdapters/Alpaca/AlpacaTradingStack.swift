@@ -12,7 +12,7 @@ import TextSafety
 /// one servicer; the protocol methods call the boxes, so a screen handed a box and a screen handed the
 /// broker send the same requests. Everything goes to the trading API host (`api.alpaca.markets`, paper
 /// `paper-api.alpaca.markets`, or the `alpaca-trading` base URL override), the one `GET /v2/account` uses.
-public protocol AlpacaTradingStack: OrderService, PositionService {
+public protocol AlpacaTradingStack: BoxedTradingStack {
     /// The one door every request goes through (live, recording or replaying).
     var servicer: any RequestServicer { get }
     var factory: AlpacaRequestFactory { get }
@@ -87,26 +87,6 @@ extension AlpacaTradingStack {
                 try await exchange.perform(factory.cancelOrder(id), .changeOrder(liveTrading))
             }
         }
-    }
-
-    public func positions() async throws(BrokerError) -> [Position] {
-        try await listPositions().get()
-    }
-
-    public func orders(status: OrderStatusFilter) async throws(BrokerError) -> [Order] {
-        try await listOrders(status).get()
-    }
-
-    public func place(_ request: OrderRequest) async throws(BrokerError) -> Order {
-        try await placeOrder(request).get()
-    }
-
-    public func cancel(id: OrderID) async throws(BrokerError) {
-        try await cancelOrder(id).get()
-    }
-
-    public func replace(id: OrderID, _ request: OrderRequest) async throws(BrokerError) -> Order {
-        try await replaceOrder(OrderReplacement(id: id, request: request)).get()
     }
 
     /// The order Alpaca answered with; one this app cannot show means Alpaca took something else than was

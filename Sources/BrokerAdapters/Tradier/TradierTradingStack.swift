@@ -12,7 +12,7 @@ import TextSafety
 /// Every call works in one account: `accountID`, or when that is nil the profile's only account (one
 /// `GET /v1/user/profile` first, as the balances code finds accounts). A profile with several accounts and
 /// none chosen is refused rather than guessed: an order in the wrong account is worse than none.
-public protocol TradierTradingStack: OrderService, PositionService {
+public protocol TradierTradingStack: BoxedTradingStack {
     /// The one door every request goes through (live, recording or replaying).
     var servicer: any RequestServicer { get }
     var factory: TradierRequestFactory { get }
@@ -125,26 +125,6 @@ extension TradierTradingStack {
                     averageFillPrice: current.averageFillPrice, createdAt: current.createdAt, updatedAt: now())
             }
         }
-    }
-
-    public func positions() async throws(BrokerError) -> [Position] {
-        try await listPositions().get()
-    }
-
-    public func orders(status: OrderStatusFilter) async throws(BrokerError) -> [Order] {
-        try await listOrders(status).get()
-    }
-
-    public func place(_ request: OrderRequest) async throws(BrokerError) -> Order {
-        try await placeOrder(request).get()
-    }
-
-    public func cancel(id: OrderID) async throws(BrokerError) {
-        try await cancelOrder(id).get()
-    }
-
-    public func replace(id: OrderID, _ request: OrderRequest) async throws(BrokerError) -> Order {
-        try await replaceOrder(OrderReplacement(id: id, request: request)).get()
     }
 
     /// `accountID`, else the profile's only account.
