@@ -77,7 +77,8 @@ FUZZ_WS := Sources/Networking/WebSocket
 # Prices are read as `ExactDecimal`: its files alone (imports: none) are built as a module named Domain,
 # instrumented like the harnesses, so the decoders' `import Domain` holds outside SwiftPM too.
 FUZZ_MODULES := $(FUZZ_DIR)/modules
-FUZZ_DOMAIN := $(FUZZ_MODULES)/libDomain.a
+# The stream decoders build on Domain (ExactDecimal), which builds on TextSafety.
+FUZZ_DOMAIN := $(FUZZ_MODULES)/libTextSafety.a $(FUZZ_MODULES)/libDomain.a
 FUZZ_DOMAIN_SOURCES := $(addprefix Sources/Domain/Trading/,ExactDecimal.swift ExactDecimal+Parsing.swift \
 	ExactDecimal+Arithmetic.swift ExactDecimal+Rounding.swift)
 # The scanner with its extensions (StreamJSONScanner+*.swift), whatever decoders add to it.
@@ -95,21 +96,49 @@ FUZZ_SOURCES_StreamJSONScanner := $(FUZZ_STREAMING)
 FUZZ_STREAM_BROKERS := Polygon Alpaca Finnhub Tradier
 $(foreach broker,$(FUZZ_STREAM_BROKERS),$(eval FUZZ_SOURCES_$(broker)StreamDecoder += \
 	$(addprefix Sources/BrokerAdapters/$(broker)/$(broker),StreamDecoder.swift StreamEvent.swift) $(FUZZ_STREAMING)))
-FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS))
+# Parsers of files from outside (the lots CSV, the journal and the paper ledger, decimals) live in modules
+# that import others. A harness names those in FUZZ_IMPORTS_<Target>: each is built once, with the same
+# instrumentation, as a static library and module in $(FUZZ_DIR)/modules, from all its sources
+# (FUZZ_MODULE_SOURCES_<Module>), after the modules it imports (FUZZ_MODULE_IMPORTS_<Module>).
+FUZZ_MODULES := $(FUZZ_DIR)/modules
+FUZZ_MODULE_SOURCES_TextSafety := $(sort $(shell find Sources/TextSafety -name '*.swift'))
+FUZZ_MODULE_SOURCES_Domain := $(sort $(shell find Sources/Domain -name '*.swift'))
+FUZZ_MODULE_IMPORTS_Domain := TextSafety
+FUZZ_MODULE_SOURCES_Stores := $(sort $(shell find Sources/Stores -name '*.swift'))
+FUZZ_MODULE_IMPORTS_Stores := TextSafety Domain
+FUZZ_HOLDINGS := Sources/Stores/Holdings
+FUZZ_SOURCES_LotsCSV := $(addprefix $(FUZZ_HOLDINGS)/,CSVField.swift CSVReader.swift LotsCSV.swift LotValueReader.swift \
+	LotsFileError.swift LotsFileRejection.swift TextPosition.swift TradeDate.swift ManualLot.swift)
+FUZZ_IMPORTS_LotsCSV := TextSafety Domain
+FUZZ_LEDGER := Fuzz/Support/FuzzBytes.swift Fuzz/Support/LedgerFuzzing.swift
+FUZZ_SOURCES_JournalReplay := $(FUZZ_LEDGER)
+FUZZ_IMPORTS_JournalReplay := TextSafety Domain Stores
+FUZZ_SOURCES_PaperLedgerReplay := $(sort $(shell find Sources/PaperTrading -name '*.swift')) $(FUZZ_LEDGER)
+FUZZ_IMPORTS_PaperLedgerReplay := TextSafety Domain Stores
+FUZZ_SOURCES_ExactDecimalParsing := $(wildcard Sources/Domain/Trading/ExactDecimal*.swift)
+FUZZ_IMPORTS_ExactDecimalParsing := TextSafety
+FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS)) \
+	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing
 
 fuzz: $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_TARGETS))
 	Fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-$(FUZZ_DOMAIN): $(FUZZ_DOMAIN_SOURCES)
-	@mkdir -p $(@D)
-	$(FUZZ_SWIFTC) -swift-version 6 -module-name Domain -parse-as-library -O -g -sanitize=$(FUZZ_SANITIZERS) \
-		-emit-module -emit-module-path $(@D)/Domain.swiftmodule -emit-library -static $^ -o $@
+FUZZ_FLAGS = -swift-version 6 -parse-as-library -O -g -sanitize=$(FUZZ_SANITIZERS) -I $(FUZZ_MODULES)
+fuzz_libraries = $(addprefix $(FUZZ_MODULES)/lib,$(addsuffix .a,$(1)))
+# Built by a pattern rule for a harness, the libraries would otherwise be deleted as intermediate files.
+.PRECIOUS: $(FUZZ_MODULES)/lib%.a
 
 .SECONDEXPANSION:
-$(FUZZ_DIR)/bin/%: Fuzz/%Fuzzer.swift Fuzz/Support/FuzzInvariant.swift $$(FUZZ_SOURCES_$$*)
+$(FUZZ_DIR)/bin/%: Fuzz/%Fuzzer.swift Fuzz/Support/FuzzInvariant.swift $$(FUZZ_SOURCES_$$*) $$(call fuzz_libraries,$$(FUZZ_IMPORTS_$$*))
 	@mkdir -p $(@D)
-	$(FUZZ_SWIFTC) -swift-version 6 -module-name $*Fuzz -parse-as-library -O -g -sanitize=$(FUZZ_SANITIZERS) -use-ld=lld \
-		-I $(FUZZ_MODULES) $^ -o $@
+	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name $*Fuzz -use-ld=lld $^ -o $@
+
+# A static pattern rule: an implicit one could not build a library that needs another (make refuses to
+# chain one implicit rule through itself).
+$(call fuzz_libraries,TextSafety Domain Stores): $(FUZZ_MODULES)/lib%.a: $$(FUZZ_MODULE_SOURCES_$$*) $$(call fuzz_libraries,$$(FUZZ_MODULE_IMPORTS_$$*))
+	@mkdir -p $(@D)
+	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name $* -emit-module -emit-module-path $(@D)/$*.swiftmodule \
+		-emit-library -static $(filter %.swift,$^) -o $@
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin

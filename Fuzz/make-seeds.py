@@ -4,6 +4,7 @@ RFC 6455 §1.3 and §5.7). Run from the repository root: python3 Fuzz/make-seeds
 named, so rerunning rewrites the same files; libFuzzer's own finds go to .build/fuzz, never here."""
 import os
 import struct
+import zlib
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 
@@ -108,3 +109,78 @@ for name, text in scanner.items():
     write("StreamJSONScanner", name, text)
 for name, text in list(polygon.items())[3:] + list(alpaca.items())[2:4]:
     write("StreamJSONScanner", "frame-" + name, text)
+
+# The lots CSV import: the holdings fixtures as they are, and the shapes the reader treats apart.
+FIXTURES = os.path.join(os.path.dirname(ROOT), "..", "Tests", "Fixtures")
+for name in sorted(n for n in os.listdir(os.path.join(FIXTURES, "holdings")) if n.endswith(".csv")):
+    with open(os.path.join(FIXTURES, "holdings", name), "rb") as f:
+        write("LotsCSV", "fixture-" + name, f.read())
+lots = {
+    "cr-line-breaks": b"date,symbol,quantity,price\r2024-01-02,AAPL,10,185.64\r2024-01-03,MSFT,-5,370.6\r",
+    "quoted-line-break": b'date,symbol,quantity,price,broker\n2024-01-02,AAPL,10,185.64,"Fidelity\nIRA"\n',
+    "utf16": "date,symbol\n".encode("utf-16"),
+    "not-utf8": b"date,symbol,quantity,price\n2024-01-02,AAPL,10,\xe9185\n",
+    "unclosed-quote": b'date,symbol,quantity,price\n2024-01-02,"AAPL,10,185.64\n',
+    "header-only": b"date,symbol,quantity,price,fees,broker",
+    "numbers": b"date,symbol,quantity,price,fees\n2024-01-02,BRK.B,1e3,0.000000015,90000000000\n2024-01-02,X,-0.5,1E-8,\n",
+    "synonyms": b"Trade Date,Ticker,Qty,Cost,Commission,Account,Notes\n",
+    "escapes": "date,symbol,quantity,price,broker\n2024-01-02,AA\u202ePL,1,1,\u001b[31mIRA\n".encode(),
+}
+for name, data in lots.items():
+    write("LotsCSV", name, data)
+
+
+def ledger_line(seq, record):
+    """A journal line (docs/ledger-format.md): the CRC-32 of the sequence number, a space and the record."""
+    rec = record.encode()
+    return b'{"seq":%d,"crc":"%08x","rec":%s}\n' % (seq, zlib.crc32(b"%d %s" % (seq, rec)), rec)
+
+
+def ledger(records):
+    return b"".join(ledger_line(seq, record) for seq, record in enumerate(records, start=1))
+
+
+# The journal: byte 0 picks the mode (0 a file, 1 choices for records, 2 record bodies, one a line).
+fuzz_records = [
+    '{"count":1,"flag":true,"kind":"order","legs":[],"ratio":0.5,"signed":-3,"tags":[],"text":"AAPL","tiny":-1,"wide":18446744073709551615}',
+    '{"amount":123456789.12345678,"blob":"AAEC","count":-9223372036854775808,"flag":false,"kind":"fill","legs":[{"price":1e-8,"shares":5,"symbol":"BRK\\/B"}],'
+    '"lookup":{"a":1,"b\\u0000":2},"matrix":[[1,-2],[]],"ratio":1.7976931348623157e308,"scale":3.4028235e38,"short":65535,"signed":2147483647,'
+    '"tags":["\\"q\\"","\\u001b[2J","\\ud83d\\ude00"],"text":"caf\\u00e9","tiny":127,"when":816307200.25,"wide":0}',
+    '{"base":{"note":"n"},"count":0,"flag":true,"kind":"note","legs":[],"ratio":-0,"signed":0,"tags":[],"text":"","tiny":0,"wide":1}',
+    '{ "count" : 1.0, "flag" : true, "kind" : "order", "legs" : [ ], "ratio" : 1e2, "signed" : 1E1, "tags" : [ ], "text" : "x", "tiny" : 0, "wide" : 2 }',
+]
+write("JournalReplay", "file-two-lines", b"\x00" + ledger(fuzz_records[:2]))
+write("JournalReplay", "file-torn-tail", b"\x00" + ledger(fuzz_records[:1]) + ledger(fuzz_records[1:2])[:40])
+write("JournalReplay", "file-bad-middle", b"\x00" + ledger(fuzz_records[:1]) + b"{}\n" + ledger_line(3, fuzz_records[2]))
+write("JournalReplay", "file-docs-sample",
+      b"\x00" + ledger(['{"kind":"order","quantity":"10","side":"buy","symbol":"AAPL"}',
+                        '{"kind":"fill","price":"187.25","quantity":"10","symbol":"AAPL"}']))
+write("JournalReplay", "records", b"\x01" + bytes(range(1, 200)))
+write("JournalReplay", "bodies", b"\x02" + "\n".join(fuzz_records).encode())
+
+paper = [
+    '{"startingCash":"100000","time":817254237.33,"type":"accountOpened"}',
+    '{"ask":"143.47","bid":"143.45","clientOrderID":"c-1","last":"143.46","orderID":"P-2","orderType":"market","quantity":"5","side":"buy","symbol":"NVDA","time":817254237.37,"timeInForce":"gtc","type":"placed"}',
+    '{"commission":"0","fillID":"F-3","orderID":"P-2","price":"143.47","priceSource":"ask","quantity":"5","time":817254237.38,"type":"filled"}',
+    '{"clientOrderID":"c-4","expiresAt":817279200,"limit":"150","orderID":"P-4","orderType":"stop_limit","quantity":"5","side":"sell","stop":"140","symbol":"NVDA","time":817254238,"timeInForce":"day","type":"placed"}',
+    '{"lastTrade":"139.99","orderID":"P-4","time":817254239,"type":"triggered","worksAs":"limit","limit":"150"}',
+    '{"orderID":"P-4","replacedBy":"P-6","time":817254240,"type":"cancelled"}',
+    '{"clientOrderID":"c-6","orderID":"P-6","orderType":"limit","limit":143.5,"quantity":1e1,"side":"sell_short","symbol":"brk.b","time":817254241,"timeInForce":"gtc","type":"placed"}',
+    '{"orderID":"P-6","reason":"sell short 10 BRK.B at 143.5 cannot be booked: \\u001b[2J","time":817254242,"type":"rejected"}',
+    '{"orderID":"P-9","time":817254243,"type":"expired"}',
+]
+write("PaperLedgerReplay", "file-docs-sample", b"\x00" + ledger(paper[:3]))
+write("PaperLedgerReplay", "file-all-types", b"\x00" + ledger(paper))
+write("PaperLedgerReplay", "file-torn", b"\x00" + ledger(paper[:3]) + ledger(paper[3:4])[:-1])
+write("PaperLedgerReplay", "records", b"\x01" + bytes(range(0, 256, 3)))
+write("PaperLedgerReplay", "bodies", b"\x02" + "\n".join(paper).encode())
+
+# Decimals as the brokers, the config, the ticket and hand-written files write them, and the edges.
+decimals = {
+    "price": "150.25", "negative": "-0.0001", "exponent": "1e2", "exponent-minus": "1E-8", "tradier-tail": "17798.360000000000000000000",
+    "half-even-down": "0.000000025", "half-even-up": "0.000000015", "max": "90000000000", "beyond-max": "90000000000.000000005",
+    "min": "-90000000000", "long-zeros": "0.00000000000000000000000000000000000000001e41", "big-exponent": "1e999999999999",
+    "plus": "+5", "bare-point": ".5", "leading-zero": "007", "thousands": "1,000", "dollar": "$5", "nan": "NaN",
+}
+for name, text in decimals.items():
+    write("ExactDecimalParsing", name, text)

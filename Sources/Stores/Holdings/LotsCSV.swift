@@ -67,9 +67,14 @@ public enum LotsCSV {
                 fix: "add one lot a line after the header, e.g. 2024-03-15,AAPL,10,150.25"))
         }
         var lots: [ManualLot] = []
+        // A row whose quoting is broken is reported once, for its quoting, not again for its values. Rows
+        // and these positions are both in file order, so one pass over each finds them: asking every row
+        // about every error took 11 s for an export of 20,000 rows with a stray quote in each.
+        let quotingErrors = syntaxErrors.map(\.position).sorted()
+        var nextQuotingError = 0
         for record in records.dropFirst() {
-            // A row whose quoting is broken is reported once, for its quoting, not again for its values.
-            if syntaxErrors.contains(where: { $0.position >= record.position && $0.position <= record.end }) { continue }
+            while nextQuotingError < quotingErrors.count, quotingErrors[nextQuotingError] < record.position { nextQuotingError += 1 }
+            if nextQuotingError < quotingErrors.count, quotingErrors[nextQuotingError] <= record.end { continue }
             switch lot(from: record, columns: columns, file: file, today: today) {
             case .success(let lot): lots.append(lot)
             case .failure(let rowErrors): errors += rowErrors.errors

@@ -57,6 +57,29 @@ import Testing
         }
     }
 
+    /// Found by Fuzz/JournalReplayFuzzer.swift: JSONDecoder refuses a number that is too small for its type
+    /// (`1e-400` as a Double, `1e-50` as a Float) and, as it happens, a zero with an exponent (`0e5`), but
+    /// the fast path read them as 0, so a hand-edited line JSONDecoder refuses was replayed. It now leaves
+    /// every zero not written as a plain zero to JSONDecoder, whose answer is the one that counts.
+    @Test func numbersTooSmallForTheirTypeAreLeftToJSONDecoder() throws {
+        struct Measures: Codable, Equatable {
+            var ratio: Double
+            var scale: Float
+        }
+        for json in [#"{"ratio":1e-400,"scale":1}"#, #"{"ratio":2.4703282292062327e-324,"scale":1}"#,
+                     #"{"ratio":1,"scale":1e-46}"#, #"{"ratio":0e5,"scale":1}"#, #"{"ratio":1,"scale":0e5}"#] {
+            #expect(throws: DecodingError.self, "\(json)") { try Self.fastDecode(Measures.self, json) }
+            let bytes = LedgerFixture.buffer(json)
+            let decoded = Result { try RecordDecoding.decode(Measures.self, from: bytes, 0..<bytes.count) }
+            let reference = Result { try JSONDecoder().decode(Measures.self, from: Data(json.utf8)) }
+            #expect((try? decoded.get()) == (try? reference.get()), "\(json)")
+        }
+        // Zeros written plainly, and the smallest numbers that do fit, are still read on the fast path.
+        #expect(try Self.fastDecode(Measures.self, #"{"ratio":-0.0,"scale":0}"#) == Measures(ratio: 0, scale: 0))
+        #expect(try Self.fastDecode(Measures.self, #"{"ratio":5e-324,"scale":1e-45}"#)
+            == Measures(ratio: .leastNonzeroMagnitude, scale: .leastNonzeroMagnitude))
+    }
+
     @Test func leavesWhatItDoesNotReadToJSONDecoder() throws {
         struct Counted: Codable, Equatable {
             var id: Int

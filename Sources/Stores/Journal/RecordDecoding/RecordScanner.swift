@@ -245,8 +245,15 @@ struct RecordScanner {
 
     func double(_ span: Span) -> Double? {
         if let value = exactDouble(span) { return value }
-        guard let text = numberText(span), let value = Double(text), value.isFinite else { return nil }
+        guard let text = numberText(span), let value = Double(text), value.isFinite, value != 0 || isPlainZero(span) else { return nil }
         return value
+    }
+
+    /// Whether a number is written as a plain zero (`0`, `-0.00`). Any other that reads as zero is digits
+    /// too small for the type (`1e-400`) or a zero with an exponent (`0e5`), which JSONDecoder refuses as
+    /// not fitting: the fast path leaves those to it.
+    private func isPlainZero(_ span: Span) -> Bool {
+        (span.start..<span.end).allSatisfy { base[$0] == UInt8(ascii: "0") || base[$0] == UInt8(ascii: "-") || base[$0] == UInt8(ascii: ".") }
     }
 
     /// Clinger's fast path, for the common number such as a `Date`'s `816307200.25`: when the digits
@@ -286,7 +293,7 @@ struct RecordScanner {
     }
 
     func float(_ span: Span) -> Float? {
-        guard let text = numberText(span), let value = Float(text), value.isFinite else { return nil }
+        guard let text = numberText(span), let value = Float(text), value.isFinite, value != 0 || isPlainZero(span) else { return nil }
         return value
     }
 
