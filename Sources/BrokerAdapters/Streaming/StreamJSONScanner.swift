@@ -177,7 +177,7 @@ struct StreamJSONScanner {
         guard let number = try numberToken() else { return nil }
         if number.exponent == 0, number.fractionDigits <= ExactDecimal.scale, number.digitCount <= 18 {
             let (units, overflow) = number.mantissa.multipliedReportingOverflow(by: Self.unitsPerDigit(fractionDigits: number.fractionDigits))
-            // 9×10¹⁸ units: `ExactDecimal.max`, written out so the hot path reads no global.
+            // 9×10¹⁸ units: `ExactDecimal.max`.
             guard !overflow, units <= 9_000_000_000_000_000_000 else { return nil }
             return ExactDecimal(units: number.negative ? -units : units)
         }

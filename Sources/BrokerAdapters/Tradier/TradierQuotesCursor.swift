@@ -22,8 +22,6 @@ struct TradierQuotesCursor {
         var significantDigits = 0
         var fractionDigits = 0
         var hasFraction = false
-        /// An integer part of two or more digits starting with 0 (`01`), allowed only inside strings.
-        var hasLeadingZero = false
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -168,16 +166,16 @@ struct TradierQuotesCursor {
         return try decimal(leadingZeros: false)
     }
 
-    /// A string holding a plain decimal (nil for the empty string). Leading zeros are read here, as
-    /// `Int64("01")` accepts them, and marked (`hasLeadingZero`): `ExactDecimal(parsing:)` refuses them.
+    /// A string holding a plain decimal (nil for the empty string). Leading zeros (`"01"`) are read only
+    /// when `leadingZeros` says so: `Int64("01")` accepts them, `ExactDecimal(parsing:)` does not.
     @inline(__always)
-    mutating func numericString() throws(OffRoad) -> PlainDecimal? {
+    mutating func numericString(leadingZeros: Bool) throws(OffRoad) -> PlainDecimal? {
         try expect(UInt8(ascii: "\""))
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             index += 1
             return nil
         }
-        let number = try decimal(leadingZeros: true)
+        let number = try decimal(leadingZeros: leadingZeros)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw offRoad() }
         index += 1
         return number
@@ -246,10 +244,7 @@ struct TradierQuotesCursor {
         let integerStart = index
         digits(into: &number)
         guard index > integerStart else { throw offRoad() }
-        if index - integerStart > 1, bytes[integerStart] == UInt8(ascii: "0") {
-            guard leadingZeros else { throw offRoad() }
-            number.hasLeadingZero = true
-        }
+        if !leadingZeros, index - integerStart > 1, bytes[integerStart] == UInt8(ascii: "0") { throw offRoad() }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fractionStart = index
@@ -285,22 +280,24 @@ extension TradierQuotesCursor.PlainDecimal {
     @inline(__always)
     var exactDecimal: ExactDecimal? {
         guard significantDigits <= 18 else { return nil }
-        let units: Int64
-        if fractionDigits <= ExactDecimal.scale {
-            let (scaled, overflow) = mantissa.multipliedReportingOverflow(by: Self.unitsPerDigit(fractionDigits: fractionDigits))
-            guard !overflow else { return nil }
-            units = scaled
-        } else {
-            // At most 18 digits to drop, so the divisor and twice the remainder stay below 2×10¹⁸.
-            guard fractionDigits - ExactDecimal.scale <= 18 else { return nil }
-            var divisor: Int64 = 1
-            for _ in ExactDecimal.scale..<fractionDigits { divisor *= 10 }
-            let (quotient, remainder) = mantissa.quotientAndRemainder(dividingBy: divisor)
-            let twice = remainder * 2
-            units = twice > divisor || (twice == divisor && quotient % 2 == 1) ? quotient + 1 : quotient
-        }
-        // 9×10¹⁸ units: `ExactDecimal.max`, written out so the hot path reads no global.
-        guard units <= 9_000_000_000_000_000_000 else { return nil }
+        guard fractionDigits <= ExactDecimal.scale else { return roundedToScale }
+        let (units, overflow) = mantissa.multipliedReportingOverflow(by: Self.unitsPerDigit(fractionDigits: fractionDigits))
+        // 9×10¹⁸ units: `ExactDecimal.max`.
+        guard !overflow, units <= 9_000_000_000_000_000_000 else { return nil }
+        return ExactDecimal(units: negative ? -units : units)
+    }
+
+    /// More than 8 decimals (rare): the digits divided down to 10⁻⁸ and rounded half to even. Out of
+    /// line, so the common case above stays small enough to inline into every field's read.
+    @inline(never)
+    private var roundedToScale: ExactDecimal? {
+        // At most 18 digits to drop, so the divisor and twice the remainder stay below 2×10¹⁸.
+        guard fractionDigits - ExactDecimal.scale <= 18 else { return nil }
+        var divisor: Int64 = 1
+        for _ in ExactDecimal.scale..<fractionDigits { divisor *= 10 }
+        let (quotient, remainder) = mantissa.quotientAndRemainder(dividingBy: divisor)
+        let twice = remainder * 2
+        let units = twice > divisor || (twice == divisor && quotient % 2 == 1) ? quotient + 1 : quotient
         return ExactDecimal(units: negative ? -units : units)
     }
 

@@ -251,8 +251,8 @@ public enum TradierQuotesDecoder {
     private static func flexibleExactDecimal(_ cursor: inout TradierQuotesCursor) throws(OffRoad) -> FlexibleExactDecimal? {
         switch cursor.peek() {
         case UInt8(ascii: "\""):
-            guard let number = try cursor.numericString() else { return FlexibleExactDecimal(nil) }
-            guard !number.hasLeadingZero, let value = number.exactDecimal else { throw cursor.offRoad() }
+            guard let number = try cursor.numericString(leadingZeros: false) else { return FlexibleExactDecimal(nil) }
+            guard let value = number.exactDecimal else { throw cursor.offRoad() }
             return FlexibleExactDecimal(value)
         case UInt8(ascii: "n"):
             try cursor.literal("null")
@@ -268,7 +268,7 @@ public enum TradierQuotesDecoder {
     private static func flexibleInt64(_ cursor: inout TradierQuotesCursor) throws(OffRoad) -> FlexibleInt64? {
         switch cursor.peek() {
         case UInt8(ascii: "\""):
-            guard let number = try cursor.numericString() else { return FlexibleInt64(nil) }
+            guard let number = try cursor.numericString(leadingZeros: true) else { return FlexibleInt64(nil) }
             guard let value = number.int64 else { throw cursor.offRoad() }
             return FlexibleInt64(value)
         case UInt8(ascii: "n"):

@@ -78,10 +78,13 @@ final class PaperStressFeed: MarketFeed, Sendable {
         var quotes: [QuoteKey: CommonQuote] = [:]
         for symbol in symbols {
             guard let cents = walk.cents[symbol] else { continue }
-            func price(_ cents: Int64) -> ExactDecimal { ExactDecimal(units: cents * (ExactDecimal.unitsPerOne / 100)) }
             quotes[QuoteKey(brandID: branding.id, symbol: symbol)] = CommonQuote(
-                symbol: symbol, last: price(cents), timestamp: Date(), bid: price(cents - 1), ask: price(cents + 1))
+                symbol: symbol, last: price(cents: cents), timestamp: Date(), bid: price(cents: cents - 1), ask: price(cents: cents + 1))
         }
         return MarketUpdate(quotes: quotes)
+    }
+
+    private static func price(cents: Int64) -> ExactDecimal {
+        ExactDecimal(units: cents * (ExactDecimal.unitsPerOne / 100))
     }
 }

@@ -21,12 +21,15 @@ public struct ExactDecimal: Sendable, Hashable, Comparable {
     /// The value in units of 10⁻⁸: `150.25` is `15_025_000_000`.
     public let units: Int64
 
+    // The constants and `init(units:)` are inlinable: decoders and the table build a value per price on
+    // their hot paths, where a call into Domain (and a global's accessor) per value showed in the profile.
+
     /// Fractional digits held: every value is a whole number of 10⁻⁸.
-    public static let scale = 8
+    @inlinable public static var scale: Int { 8 }
     /// 10⁸: units per whole one.
-    public static let unitsPerOne: Int64 = 100_000_000
+    @inlinable public static var unitsPerOne: Int64 { 100_000_000 }
     /// The largest magnitude in units, 9×10¹⁸ (see the type's comment for why not `Int64.max`).
-    static let maxUnits: Int64 = 9_000_000_000_000_000_000
+    @inlinable static var maxUnits: Int64 { 9_000_000_000_000_000_000 }
 
     /// 90,000,000,000: the largest value; the smallest is its negation.
     public static let max = ExactDecimal(checkedUnits: maxUnits)
@@ -34,6 +37,7 @@ public struct ExactDecimal: Sendable, Hashable, Comparable {
 
     /// A value from its 10⁻⁸ units. Traps when `units` is outside ±9×10¹⁸, like `Int8(300)`; for values a
     /// program makes itself (constants, tests), never for values read from outside.
+    @inlinable
     public init(units: Int64) {
         precondition(Self.isInRange(units), "ExactDecimal units \(units) outside ±\(Self.maxUnits)")
         self.units = units
@@ -57,6 +61,7 @@ public struct ExactDecimal: Sendable, Hashable, Comparable {
         return ExactDecimal(checkedUnits: Int64(units))
     }
 
+    @inlinable
     static func isInRange(_ units: Int64) -> Bool {
         units >= -maxUnits && units <= maxUnits
     }
