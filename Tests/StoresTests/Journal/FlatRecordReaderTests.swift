@@ -74,6 +74,42 @@ import Testing
         }
     }
 
+    /// Whatever stops a plain string, at every place within and across the reader's eight-byte steps.
+    @Test func anEscapeOrAByteBeyondPrintableASCIIAnywhereInAStringIsLeftAlone() {
+        for length in 1..<24 {
+            for position in 0..<length {
+                for stop in ["\\", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀"] {
+                    var text = String(repeating: "a", count: length)
+                    text.replaceSubrange(text.index(text.startIndex, offsetBy: position)...text.index(text.startIndex, offsetBy: position), with: stop)
+                    #expect(Self.members(#"{"name":"\#(text)"}"#) == nil, "\(length) \(position) \(stop.unicodeScalars.first!.value)")
+                    #expect(Self.members(#"{"\#(text)":1}"#) == nil)
+                }
+            }
+        }
+    }
+
+    /// Reading members in the order the writer keeps them: a name that is not the next one reads
+    /// nothing, so the next name can be tried.
+    @Test func readsAMemberByTheNameExpectedNext() {
+        Array(#"{"ask":"1.5","lastTrade":"2","orderID":"P-2","time":7}"#.utf8).withUnsafeBytes { bytes in
+            var reader = FlatRecordReader(bytes)
+            #expect(reader.nextMember(named: "bid") == nil)
+            #expect(reader.nextMember(named: "as") == nil && reader.nextMember(named: "asks") == nil)
+            #expect(reader.nextMember(named: "ask")?.isString("1.5") == true)
+            // "last" is a prefix of the next name, not the name.
+            #expect(reader.nextMember(named: "last") == nil)
+            #expect(reader.nextMember(named: "lastTrade")?.isString("2") == true)
+            #expect(reader.next()?.isNamed("orderID") == true)
+            #expect(reader.nextMember(named: "time")?.double == 7 && reader.isComplete)
+            #expect(reader.nextMember(named: "time") == nil)
+        }
+        Array(#"{"ask":"x\n","bid":"1"}"#.utf8).withUnsafeBytes { bytes in
+            var reader = FlatRecordReader(bytes)
+            // A value it does not read ends the reading, as with `next()`.
+            #expect(reader.nextMember(named: "ask") == nil && reader.nextMember(named: "bid") == nil && !reader.isComplete)
+        }
+    }
+
     @Test func comparesNamesAndStringsWithTheirBytes() {
         Array(#"{"orderID":"P-2","order":"P"}"#.utf8).withUnsafeBytes { bytes in
             var reader = FlatRecordReader(bytes)

@@ -56,26 +56,56 @@ public struct FlatRecordReader {
         guard state == .members else { return nil }
         guard cursor < end, base[cursor] == UInt8(ascii: "\""), let nameEnd = stringEnd(cursor + 1),
               nameEnd + 1 < end, base[nameEnd + 1] == UInt8(ascii: ":")
-        else { return unreadable() }
+        else {
+            state = .unreadable
+            return nil
+        }
         let name = UnsafeRawBufferPointer(start: base + cursor + 1, count: nameEnd - cursor - 1)
         cursor = nameEnd + 2
-        guard let value = value(), cursor < end else { return unreadable() }
+        return valueAndSeparator().map { FlatRecordMember(name: name, value: $0) }
+    }
+
+    /// The value of the next member when that member is named `name`, for reading a record in the
+    /// member order its writer keeps (JSONEncoder's sorted keys): one compare instead of finding the
+    /// name's end and then which name it is. Nil, with nothing read, when the next member has another
+    /// name (or there is none); nil too, ending the reading as `next()` does, when its value is not one
+    /// this reader reads.
+    @inlinable
+    public mutating func nextMember(named name: StaticString) -> FlatRecordValue? {
+        guard state == .members else { return nil }
+        let count = name.utf8CodeUnitCount
+        let nameStart = cursor + 1
+        // `"name":` at the cursor.
+        guard end - cursor > count + 2, base[cursor] == UInt8(ascii: "\""), base[nameStart + count] == UInt8(ascii: "\""),
+              base[nameStart + count + 1] == UInt8(ascii: ":")
+        else { return nil }
+        let expected = name.utf8Start
+        var index = 0
+        while index < count {
+            guard base[nameStart + index] == expected[index] else { return nil }
+            index += 1
+        }
+        cursor = nameStart + count + 2
+        return valueAndSeparator()
+    }
+
+    /// The value at the cursor and the `,` or the final `}` after it.
+    @inlinable
+    mutating func valueAndSeparator() -> FlatRecordValue? {
+        guard let value = value(), cursor < end else {
+            state = .unreadable
+            return nil
+        }
         switch base[cursor] {
         case UInt8(ascii: ","):
             cursor += 1
-        case UInt8(ascii: "}"):
-            guard cursor + 1 == end else { return unreadable() }
+        case UInt8(ascii: "}") where cursor + 1 == end:
             state = .complete
         default:
-            return unreadable()
+            state = .unreadable
+            return nil
         }
-        return FlatRecordMember(name: name, value: value)
-    }
-
-    @inlinable
-    mutating func unreadable() -> FlatRecordMember? {
-        state = .unreadable
-        return nil
+        return value
     }
 
     /// The value at the cursor, which then moves past it.
@@ -112,10 +142,20 @@ public struct FlatRecordReader {
     }
 
     /// The offset of the quote that closes the string whose text starts at `start`; nil when the string
-    /// holds an escape or a byte outside printable ASCII, or is not closed.
+    /// holds an escape or a byte outside printable ASCII, or is not closed. Eight bytes a step, the last
+    /// few one by one: a ledger line is mostly strings.
     @inlinable
     func stringEnd(_ start: Int) -> Int? {
         var index = start
+        while end - index >= 8 {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian
+            let stops = Self.stopBytes(word)
+            if stops != 0 {
+                let offset = index + stops.trailingZeroBitCount / 8
+                return base[offset] == UInt8(ascii: "\"") ? offset : nil
+            }
+            index += 8
+        }
         while index < end {
             let byte = base[index]
             if byte == UInt8(ascii: "\"") { return index }
@@ -124,6 +164,22 @@ public struct FlatRecordReader {
             index += 1
         }
         return nil
+    }
+
+    /// The high bit set in each byte of `word` (little-endian) that ends a plain string or makes it one
+    /// this reader leaves alone: a quote, a backslash, a control character (below 0x20, or 0x7F), a byte
+    /// of non-ASCII text. The lowest bit set marks the first such byte exactly (those above it may be
+    /// false alarms, from the borrow of a subtraction), which is all `stringEnd` looks at.
+    @inlinable
+    static func stopBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let quotes = zeroBytes(word ^ (ones &* 0x22))
+        let backslashes = zeroBytes(word ^ (ones &* 0x5C))
+        let deletes = zeroBytes(word ^ (ones &* 0x7F))
+        let controls = (word &- ones &* 0x20) & ~word & highs
+        return quotes | backslashes | deletes | controls | (word & highs)
     }
 
     /// The end of the number that starts at `start`, in JSON's grammar (RFC 8259 §6): an optional minus,
