@@ -7,10 +7,13 @@ import Stores
 /// from a Codable container, and gives up (nil) wherever that one could do anything but succeed the
 /// same way; Codable then reads the record, or refuses it with its reason.
 ///
-/// Reading a member by name is a switch on the name's length and a byte compare, not a `String` per
-/// key; a value is converted only when a record type asks for it. Refused here, and so left to Codable:
-/// a member that `PaperLedgerKey` does not name (Codable would skip it, but only after checking it as
-/// JSON, which `FlatRecordReader` does not do for every value), a member written twice, and a `null`.
+/// The two records a replay is made of, `placed` and `filled`, are read in the order JSONEncoder writes
+/// their members (sorted), each name one compare; any other record, or one written in another order,
+/// is read member by member, each name found by a switch on its length and a byte compare. Either
+/// way no `String` is made per key, and a value is converted only when a record type asks for it.
+/// Refused here, and so left to Codable: a member that `PaperLedgerKey` does not name (Codable would
+/// skip it, but only after checking it as JSON, which `FlatRecordReader` does not do for every value), a
+/// member written twice, and a `null`.
 struct PaperLedgerMembers {
     var type, startingCash: FlatRecordValue?
     var orderID, fillID, replacedBy: FlatRecordValue?
@@ -21,12 +24,72 @@ struct PaperLedgerMembers {
     var reason: FlatRecordValue?
     var time: FlatRecordValue?
 
-    init?(_ json: UnsafeRawBufferPointer) {
+    /// Reads the members of `json`; false when it is not an object whose members are all this reads.
+    mutating func read(_ json: UnsafeRawBufferPointer) -> Bool {
         var reader = FlatRecordReader(json)
-        while let member = reader.next() {
-            guard member.value.kind != .null, store(member) else { return nil }
+        switch readInWrittenOrder(&reader) {
+        case .read:
+            return true
+        case .anotherRecord:
+            break
+        case .anotherOrder:
+            self = PaperLedgerMembers()
+            reader = FlatRecordReader(json)
         }
-        guard reader.isComplete else { return nil }
+        while let member = reader.next() {
+            guard member.value.kind != .null, store(member) else { return false }
+        }
+        return reader.isComplete
+    }
+
+    private enum WrittenOrder {
+        /// Every member read.
+        case read
+        /// Not a `filled` or `placed` record as the journal writes it; nothing was read.
+        case anotherRecord
+        /// Some members were read, then one was not where the journal writes it.
+        case anotherOrder
+    }
+
+    /// A `filled` or a `placed` record as the journal writes it: its members in sorted order, those of
+    /// `placed` that are there only when it has them (`ask`, `bid`, `expiresAt`, `last`, `limit`, `stop`)
+    /// tried in their places.
+    private mutating func readInWrittenOrder(_ reader: inout FlatRecordReader) -> WrittenOrder {
+        var complete = true
+        func member(_ name: StaticString, required: Bool = true) -> FlatRecordValue? {
+            let value = reader.nextMember(named: name)
+            if value?.kind == .null || (required && value == nil) { complete = false }
+            return value
+        }
+        if let commission = reader.nextMember(named: "commission") {
+            self.commission = commission
+            complete = commission.kind != .null
+            fillID = member("fillID")
+            orderID = member("orderID")
+            price = member("price")
+            priceSource = member("priceSource")
+            quantity = member("quantity")
+            time = member("time")
+            type = member("type")
+        } else {
+            ask = member("ask", required: false)
+            bid = member("bid", required: false)
+            clientOrderID = member("clientOrderID")
+            guard ask != nil || bid != nil || clientOrderID != nil else { return .anotherRecord }
+            expiresAt = member("expiresAt", required: false)
+            last = member("last", required: false)
+            limit = member("limit", required: false)
+            orderID = member("orderID")
+            orderType = member("orderType")
+            quantity = member("quantity")
+            side = member("side")
+            stop = member("stop", required: false)
+            symbol = member("symbol")
+            time = member("time")
+            timeInForce = member("timeInForce")
+            type = member("type")
+        }
+        return complete && reader.isComplete ? .read : .anotherOrder
     }
 
     /// Puts `member` in its slot; false for a name `PaperLedgerKey` does not have, or one seen before.

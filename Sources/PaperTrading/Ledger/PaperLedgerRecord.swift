@@ -98,7 +98,8 @@ extension PaperLedgerRecord: JournalRecordParsing {
 
     /// One record, or nil for one Codable must read.
     static func parse(_ json: UnsafeRawBufferPointer) -> PaperLedgerRecord? {
-        guard let members = PaperLedgerMembers(json), let type = members.type else { return nil }
+        var members = PaperLedgerMembers()
+        guard members.read(json), let type = members.type else { return nil }
         if type.isString("filled") { return PaperOrderFilled(members: members).map(PaperLedgerRecord.filled) }
         if type.isString("placed") { return PaperOrderPlaced(members: members).map(PaperLedgerRecord.placed) }
         if type.isString("accountOpened") { return PaperAccountOpened(members: members).map(PaperLedgerRecord.accountOpened) }
