@@ -35,7 +35,7 @@ public struct PaperLedgerState: Sendable {
     public private(set) var lastLine = 0
     /// Every fill, oldest first.
     public private(set) var fills: [Fill] = []
-    private var entries: [Entry] = []
+    private var entries = AppendOnlyList<Entry>()
     private var entryIndex = PaperOrderIndex()
     /// Open orders per symbol, oldest first, `unsettled` not yet among them: a quote looks only at its
     /// symbol's orders.
