@@ -18,8 +18,10 @@ struct AppendOnlyList<Element> {
         count += 1
     }
 
+    /// Read and changed in place (`_read`, `_modify`): an order is some 200 bytes, and a getter would
+    /// copy it whole for every member read.
     subscript(index: Int) -> Element {
-        get { chunks[index / Self.chunkSize][index % Self.chunkSize] }
+        _read { yield chunks[index / Self.chunkSize][index % Self.chunkSize] }
         _modify { yield &chunks[index / Self.chunkSize][index % Self.chunkSize] }
     }
 

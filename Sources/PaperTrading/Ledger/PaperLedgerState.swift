@@ -109,7 +109,7 @@ public struct PaperLedgerState: Sendable {
             PaperLedgerInconsistency(line: line, reason: reason)
         }
         guard line > lastLine else { throw inconsistent("it comes after line \(lastLine) but is numbered \(line)") }
-        if let unsettled, !Self.record(record, fills: unsettled.id) { settle() }
+        if unsettled != nil, !fillsUnsettled(record) { settle() }
         if case .accountOpened(let opened) = record {
             guard !isOpened, lastLine == 0 else {
                 throw inconsistent("it opens the account again; only the first line may open it")
@@ -156,7 +156,7 @@ public struct PaperLedgerState: Sendable {
         case .filled(let filled):
             // When it fills the order placed on the line before, that order's hold was never taken and it
             // was never listed as open: booking the fill would release the one and end the other.
-            let fillsUnsettled = unsettled != nil
+            let unlisted = unsettled != nil
             let index: Int
             do throws(PaperLedgerInconsistency) {
                 index = try openEntry(filled.orderID, line: line, record: record)
@@ -169,9 +169,8 @@ public struct PaperLedgerState: Sendable {
                 settle()
                 throw error
             }
-            let order = entries[index].order
             let fill = Fill(
-                id: filled.fillID, orderID: filled.orderID, symbol: order.symbol, side: order.side,
+                id: filled.fillID, orderID: filled.orderID, symbol: entries[index].order.symbol, side: entries[index].order.side,
                 quantity: filled.quantity, price: filled.price, commission: filled.commission,
                 time: filled.time, priceSource: filled.priceSource)
             do {
@@ -182,11 +181,11 @@ public struct PaperLedgerState: Sendable {
                 throw inconsistent("its fill cannot be booked: \(error)")
             }
             unsettled = nil
-            entries[index].order.filledQuantity = order.request.quantity
+            entries[index].order.filledQuantity = entries[index].order.request.quantity
             entries[index].order.averageFillPrice = filled.price
             entries[index].order.status = .filled
             entries[index].order.updatedAt = filled.time
-            close(index, listed: !fillsUnsettled)
+            close(index, listed: !unlisted)
             fills.append(fill)
             event = .filled(entries[index].order, fill, ledgerLine: line)
 
@@ -348,16 +347,19 @@ public struct PaperLedgerState: Sendable {
 
     /// Takes the order at `index`, now closed, off the open orders (`listed`: it is in `openBySymbol`).
     private mutating func close(_ index: Int, listed: Bool) {
-        let order = entries[index].order
-        if listed, let slot = openBySymbol.index(forKey: order.symbol) {
-            openBySymbol.values[slot].removeAll { $0 == order.id }
+        openCount -= 1
+        guard listed else { return }
+        let id = entries[index].order.id
+        if let slot = openBySymbol.index(forKey: entries[index].order.symbol) {
+            openBySymbol.values[slot].removeAll { $0 == id }
             if openBySymbol.values[slot].isEmpty { openBySymbol.remove(at: slot) }
         }
-        openCount -= 1
     }
 
-    private static func record(_ record: PaperLedgerRecord, fills id: OrderID) -> Bool {
-        if case .filled(let filled) = record { filled.orderID == id } else { false }
+    /// Whether `record` fills the order placed on the line before, which is then not settled first.
+    private func fillsUnsettled(_ record: PaperLedgerRecord) -> Bool {
+        guard case .filled(let filled) = record, let unsettledID = unsettled?.id else { return false }
+        return filled.orderID == unsettledID
     }
 
     /// Takes the hold of the order placed on the last line and lists it among the open orders.
