@@ -194,7 +194,9 @@ struct BenchReport {
             lines.append("Paper broker: replay of \(Int(median("paper.replay.fills") ?? 0)) fills into the account in \(Format.milliseconds(replay)) "
                          + "(target ≤ 200 ms; read and decode \(cell(median("paper.replay.readMilliseconds"), Format.milliseconds)), "
                          + "apply \(cell(median("paper.replay.applyMilliseconds"), Format.milliseconds)), "
-                         + "CPU \(cell(median("paper.replay.cpuMilliseconds"), Format.milliseconds)); \(figures.notes["paper.replay"] ?? ""))")
+                         + "CPU \(cell(median("paper.replay.cpuMilliseconds"), Format.milliseconds)): read and decode "
+                         + "\(cell(median("paper.replay.readCPUMilliseconds"), Format.milliseconds)), apply "
+                         + "\(cell(median("paper.replay.applyCPUMilliseconds"), Format.milliseconds)); \(figures.notes["paper.replay"] ?? ""))")
         } else if let note = figures.notes["paper.replay"] {
             lines.append("Paper broker: replay \(note)")
         }

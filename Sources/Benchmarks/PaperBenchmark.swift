@@ -44,32 +44,53 @@ struct PaperBenchmark: Sendable {
             figures.note("paper.replay", "\(records.count) lines, \(Format.bytes(Double(size)))")
             for run in 1...runs {
                 log("paper replay, run \(run)")
-                let cpuStart = MonotonicTime.processCPU()
-                let start = MonotonicTime.now()
-                let replay = try Journal<PaperLedgerRecord>(url: url).readNew()
-                let read = MonotonicTime.now()
-                var state = PaperLedgerState(brokerID: "paper", configuration: .init(startingCash: 0))
-                for (offset, record) in replay.records.enumerated() {
-                    try state.apply(record, line: replay.firstSequence + offset)
-                }
-                var valuation = PaperValuation(brokerID: "paper")
-                valuation.revalueAll(account: state.account)
-                let end = MonotonicTime.now()
-                let cpu = MonotonicTime.processCPU() - cpuStart
-                guard state.fills.count == fills, state.lastLine == records.count else {
-                    figures.note("paper.replay", "the replay gave \(state.fills.count) fills, not the \(fills) written")
+                let replay = try Self.replay(url)
+                guard replay.fills == fills, replay.lines == records.count else {
+                    figures.note("paper.replay", "the replay gave \(replay.fills) fills, not the \(fills) written")
                     return
                 }
-                figures.add("paper.replay.milliseconds", MonotonicTime.seconds(end - start) * 1e3)
-                figures.add("paper.replay.readMilliseconds", MonotonicTime.seconds(read - start) * 1e3)
-                figures.add("paper.replay.applyMilliseconds", MonotonicTime.seconds(end - read) * 1e3)
+                figures.add("paper.replay.milliseconds", MonotonicTime.seconds(replay.applied - replay.start) * 1e3)
+                figures.add("paper.replay.readMilliseconds", MonotonicTime.seconds(replay.read - replay.start) * 1e3)
+                figures.add("paper.replay.applyMilliseconds", MonotonicTime.seconds(replay.applied - replay.read) * 1e3)
                 // Every thread's CPU time: what the replay costs however busy the machine is.
-                figures.add("paper.replay.cpuMilliseconds", MonotonicTime.seconds(cpu) * 1e3)
+                figures.add("paper.replay.cpuMilliseconds", MonotonicTime.seconds(replay.readCPU + replay.applyCPU) * 1e3)
+                figures.add("paper.replay.readCPUMilliseconds", MonotonicTime.seconds(replay.readCPU) * 1e3)
+                figures.add("paper.replay.applyCPUMilliseconds", MonotonicTime.seconds(replay.applyCPU) * 1e3)
             }
             figures.add("paper.replay.fills", Double(fills))
         } catch {
             figures.note("paper.replay", "not measured: \(error)")
         }
+    }
+
+    /// What one replay took: monotonic stamps at its start, after reading and after applying, and the
+    /// process's CPU time in each part.
+    struct Replay {
+        var start, read, applied: UInt64
+        var readCPU, applyCPU: UInt64
+        var fills, lines: Int
+    }
+
+    /// One start-up replay of the ledger at `url`, as `PaperBroker.start` does it. A function of its own
+    /// so a profiler can count only this (`valgrind --tool=callgrind --toggle-collect='*PaperBenchmark*replay*'`).
+    @inline(never)
+    static func replay(_ url: URL) throws -> Replay {
+        let cpuStart = MonotonicTime.processCPU()
+        let start = MonotonicTime.now()
+        let replay = try Journal<PaperLedgerRecord>(url: url).readNew()
+        let read = MonotonicTime.now()
+        let cpuRead = MonotonicTime.processCPU()
+        var state = PaperLedgerState(brokerID: "paper", configuration: .init(startingCash: 0))
+        for (offset, record) in replay.records.enumerated() {
+            try state.apply(record, line: replay.firstSequence + offset)
+        }
+        var valuation = PaperValuation(brokerID: "paper")
+        valuation.revalueAll(account: state.account)
+        let applied = MonotonicTime.now()
+        let cpuApplied = MonotonicTime.processCPU()
+        return Replay(
+            start: start, read: read, applied: applied, readCPU: cpuRead - cpuStart, applyCPU: cpuApplied - cpuRead,
+            fills: state.fills.count, lines: state.lastLine)
     }
 
     /// An account's life in `fills` market orders over 50 symbols: each symbol bought twice, then sold

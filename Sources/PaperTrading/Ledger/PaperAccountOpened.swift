@@ -21,6 +21,14 @@ extension PaperAccountOpened {
             time: try container.decode(Date.self, forKey: .time))
     }
 
+    /// `init(from:)` for a replay's fast path; nil wherever that one would not succeed the same way.
+    init?(members: PaperLedgerMembers) {
+        guard let startingCash = PaperLedgerMembers.decimal(members.startingCash),
+              let time = PaperLedgerMembers.date(members.time)
+        else { return nil }
+        self.init(startingCash: startingCash, time: time)
+    }
+
     func encode(to container: inout PaperLedgerEncoding) throws {
         try container.encode(startingCash, forKey: .startingCash)
         try container.encode(time, forKey: .time)

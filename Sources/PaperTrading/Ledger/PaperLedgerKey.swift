@@ -1,11 +1,12 @@
 import Domain
+import Stores
 import TextSafety
 
 /// The member names of a ledger record, every record type's together: a record is one flat JSON object,
 /// read through one container (`PaperLedgerRecord`'s coding), because a replay of 200,000 lines spends
 /// most of its time in decoding and each nested object or second look at the same object costs a
 /// scan of it. Unknown members are ignored, so a later version may add some.
-enum PaperLedgerKey: String, CodingKey {
+enum PaperLedgerKey: String, CodingKey, CaseIterable {
     case type
     case startingCash
     case orderID, fillID, replacedBy
@@ -38,6 +39,22 @@ extension OrderType {
                 forKey: typeKey, in: container,
                 debugDescription: "order type \"\(VisibleText.escaped(name))\" is not market, limit, stop or stop_limit")
         }
+    }
+
+    /// `decode(named:from:)` for a replay's fast path (`PaperLedgerMembers`): the type whose name is
+    /// `name`, nil wherever that one would throw.
+    static func parse(named name: FlatRecordValue?, from members: PaperLedgerMembers) -> OrderType? {
+        guard let name else { return nil }
+        if name.isString("market") { return .market }
+        if name.isString("limit") { return PaperLedgerMembers.decimal(members.limit).map(OrderType.limit) }
+        if name.isString("stop") { return PaperLedgerMembers.decimal(members.stop).map(OrderType.stop) }
+        if name.isString("stop_limit") {
+            guard let stop = PaperLedgerMembers.decimal(members.stop), let limit = PaperLedgerMembers.decimal(members.limit) else {
+                return nil
+            }
+            return .stopLimit(stop: stop, limit: limit)
+        }
+        return nil
     }
 
     /// Writes the type's name under `typeKey` and its prices under `limit` and `stop`.

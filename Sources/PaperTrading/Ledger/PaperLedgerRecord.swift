@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Stores
 import TextSafety
 
 /// One line of the paper broker's ledger: everything that happened to the account, in order. The
@@ -79,5 +80,33 @@ extension PaperLedgerRecord: Codable {
         case .expired(let record): try record.encode(to: &container)
         case .rejected(let record): try record.encode(to: &container)
         }
+    }
+}
+
+extension PaperLedgerRecord: JournalRecordParsing {
+    /// The record on a ledger line, read in place (`PaperLedgerMembers`) without Codable's containers:
+    /// a replay reads 200,000 lines for 100,000 fills. Nil for anything `init(from:)` might not read the
+    /// same way, which the journal then decodes with it (and refuses, with its line number, when that
+    /// fails too).
+    public static func parse(_ records: UnsafeBufferPointer<UnsafeRawBufferPointer>, into parsed: UnsafeMutablePointer<PaperLedgerRecord>) -> Int {
+        for (index, json) in records.enumerated() {
+            guard let record = parse(json) else { return index }
+            (parsed + index).initialize(to: record)
+        }
+        return records.count
+    }
+
+    /// One record, or nil for one Codable must read.
+    static func parse(_ json: UnsafeRawBufferPointer) -> PaperLedgerRecord? {
+        var members = PaperLedgerMembers()
+        guard members.read(json), let type = members.type else { return nil }
+        if type.isString("filled") { return PaperOrderFilled(members: members).map(PaperLedgerRecord.filled) }
+        if type.isString("placed") { return PaperOrderPlaced(members: members).map(PaperLedgerRecord.placed) }
+        if type.isString("accountOpened") { return PaperAccountOpened(members: members).map(PaperLedgerRecord.accountOpened) }
+        if type.isString("triggered") { return PaperOrderTriggered(members: members).map(PaperLedgerRecord.triggered) }
+        if type.isString("cancelled") { return PaperOrderCancelled(members: members).map(PaperLedgerRecord.cancelled) }
+        if type.isString("expired") { return PaperOrderExpired(members: members).map(PaperLedgerRecord.expired) }
+        if type.isString("rejected") { return PaperOrderRejected(members: members).map(PaperLedgerRecord.rejected) }
+        return nil
     }
 }

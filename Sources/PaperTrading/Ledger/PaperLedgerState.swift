@@ -19,28 +19,51 @@ public struct PaperLedgerState: Sendable {
         var expiresAt: Date?
     }
 
+    /// A placement whose hold and listing among the open orders wait for the next line (see `settle`).
+    struct Placement: Sendable {
+        var request: OrderRequest
+        var id: OrderID
+        var quote: QuoteSnapshot
+    }
+
     public let brokerID: String
-    public private(set) var account: PaperAccount
+    /// The account without the hold of `unsettled`; `account` adds it.
+    private var book: PaperAccount
     /// False until the ledger's first line (`accountOpened`) is applied.
     public private(set) var isOpened = false
     /// The sequence number of the last line applied (0 for none).
     public private(set) var lastLine = 0
     /// Every fill, oldest first.
     public private(set) var fills: [Fill] = []
-    private var entries: [Entry] = []
-    private var entryIndex: [OrderID: Int] = [:]
-    /// Open orders per symbol, oldest first: a quote looks only at its symbol's orders.
+    private var entries = AppendOnlyList<Entry>()
+    private var entryIndex = PaperOrderIndex()
+    /// Open orders per symbol, oldest first, `unsettled` not yet among them: a quote looks only at its
+    /// symbol's orders.
     private var openBySymbol: [String: [OrderID]] = [:]
     private var openCount = 0
+    /// The order placed on the last line applied, while its hold is not in `book` and it is not in
+    /// `openBySymbol`. Most orders the paper broker places are market orders filled on the very next
+    /// line, whose fill releases the hold and ends the listing at once; leaving both out until the next
+    /// line shows whether it is that fill saves taking and releasing them (a third of applying a ledger
+    /// of market orders). Every reading below counts the unsettled placement in, so nothing shows it.
+    private var unsettled: Placement?
 
     /// `configuration.startingCash` is replaced by the ledger's `accountOpened`; the commission schedule
     /// and `allowShort` apply to what is decided from now on (each fill keeps the commission it paid).
     public init(brokerID: String, configuration: PaperAccount.Configuration) {
         self.brokerID = brokerID
-        self.account = PaperAccount(configuration: configuration)
+        self.book = PaperAccount(configuration: configuration)
     }
 
     // MARK: Reading
+
+    /// Cash, positions and holds as of the last line applied.
+    public var account: PaperAccount {
+        guard let unsettled else { return book }
+        var account = book
+        _ = account.accept(unsettled.request, id: unsettled.id, quote: unsettled.quote)
+        return account
+    }
 
     /// Every order, oldest first.
     public var orders: [Order] { entries.map(\.order) }
@@ -55,18 +78,23 @@ public struct PaperLedgerState: Sendable {
     }
 
     /// Symbols with open orders.
-    public var symbolsWithOpenOrders: Set<String> { Set(openBySymbol.keys) }
+    public var symbolsWithOpenOrders: Set<String> {
+        var symbols = Set(openBySymbol.keys)
+        if let unsettled { symbols.insert(unsettled.request.symbol) }
+        return symbols
+    }
 
     public var openOrderCount: Int { openCount }
 
     /// Open orders of `symbol`, oldest first.
     public func openOrders(of symbol: String) -> [Order] {
-        (openBySymbol[symbol] ?? []).compactMap(order)
+        openIDs(of: symbol).compactMap(order)
     }
 
     /// Symbols with an open position.
     public var heldSymbols: Set<String> {
-        Set(account.symbols.filter { account.lots(for: $0)?.isFlat == false })
+        // Holds do not change positions: `book` has them all.
+        Set(book.symbols.filter { book.lots(for: $0)?.isFlat == false })
     }
 
     // MARK: Applying lines
@@ -81,13 +109,14 @@ public struct PaperLedgerState: Sendable {
             PaperLedgerInconsistency(line: line, reason: reason)
         }
         guard line > lastLine else { throw inconsistent("it comes after line \(lastLine) but is numbered \(line)") }
+        if unsettled != nil, !fillsUnsettled(record) { settle() }
         if case .accountOpened(let opened) = record {
             guard !isOpened, lastLine == 0 else {
                 throw inconsistent("it opens the account again; only the first line may open it")
             }
-            var configuration = account.configuration
+            var configuration = book.configuration
             configuration.startingCash = opened.startingCash
-            account = PaperAccount(configuration: configuration)
+            book = PaperAccount(configuration: configuration)
             isOpened = true
             lastLine = line
             return nil
@@ -102,18 +131,16 @@ public struct PaperLedgerState: Sendable {
             preconditionFailure("handled above")
 
         case .placed(let placed):
-            // One hash of the id, not two: a replay does this 100,000 times.
-            if let earlier = entryIndex.updateValue(entries.count, forKey: placed.orderID) {
-                entryIndex[placed.orderID] = earlier
+            if entryIndex.insert(placed.orderID, at: entries.count, placedOn: line) != nil {
                 throw inconsistent("order \(placed.orderID) is placed a second time")
             }
-            // Taken as it was when placed: the same state and prices give the same hold. A refusal here
-            // could only come from rules changed since; the order was accepted then and stays open.
-            _ = account.accept(placed.request, id: placed.orderID, quote: placed.quote)
+            // Its hold is taken as it was when placed (`settle`): the same state and prices give the same
+            // hold. A refusal there could only come from rules changed since; the order was accepted
+            // then and stays open.
+            unsettled = Placement(request: placed.request, id: placed.orderID, quote: placed.quote)
             let order = Order(request: placed.request, id: placed.orderID, status: .accepted,
                               createdAt: placed.time, updatedAt: placed.time)
             entries.append(Entry(order: order, workingType: placed.request.type, expiresAt: placed.expiresAt))
-            openBySymbol[placed.request.symbol, default: []].append(placed.orderID)
             openCount += 1
             event = .placed(order)
 
@@ -127,55 +154,64 @@ public struct PaperLedgerState: Sendable {
             event = .triggered(entries[index].order)
 
         case .filled(let filled):
-            let index = try openEntry(filled.orderID, line: line, record: record)
-            var order = entries[index].order
-            // The paper broker fills whole orders (no partial fills).
-            guard filled.quantity == order.remainingQuantity else {
-                throw inconsistent("it fills \(filled.quantity) of order \(filled.orderID), which has \(order.remainingQuantity) to fill")
+            // When it fills the order placed on the line before, that order's hold was never taken and it
+            // was never listed as open: booking the fill would release the one and end the other.
+            let unlisted = unsettled != nil
+            let index: Int
+            do throws(PaperLedgerInconsistency) {
+                index = try openEntry(filled.orderID, line: line, record: record)
+                // The paper broker fills whole orders (no partial fills).
+                let remaining = entries[index].order.remainingQuantity
+                guard filled.quantity == remaining else {
+                    throw inconsistent("it fills \(filled.quantity) of order \(filled.orderID), which has \(remaining) to fill")
+                }
+            } catch {
+                settle()
+                throw error
             }
             let fill = Fill(
-                id: filled.fillID, orderID: filled.orderID, symbol: order.symbol, side: order.side,
+                id: filled.fillID, orderID: filled.orderID, symbol: entries[index].order.symbol, side: entries[index].order.side,
                 quantity: filled.quantity, price: filled.price, commission: filled.commission,
                 time: filled.time, priceSource: filled.priceSource)
             do {
-                try account.apply(fill)
+                try book.apply(fill)
             } catch {
+                // Nothing was booked: the placement's hold is as it was, so it is settled as it would be.
+                settle()
                 throw inconsistent("its fill cannot be booked: \(error)")
             }
-            order.filledQuantity = order.request.quantity
-            order.averageFillPrice = filled.price
-            order.status = .filled
-            order.updatedAt = filled.time
-            close(index, order)
+            unsettled = nil
+            entries[index].order.filledQuantity = entries[index].order.request.quantity
+            entries[index].order.averageFillPrice = filled.price
+            entries[index].order.status = .filled
+            entries[index].order.updatedAt = filled.time
+            close(index, listed: !unlisted)
             fills.append(fill)
-            event = .filled(order, fill, ledgerLine: line)
+            event = .filled(entries[index].order, fill, ledgerLine: line)
 
         case .cancelled(let cancelled):
             let index = try openEntry(cancelled.orderID, line: line, record: record)
-            var order = entries[index].order
-            order.status = cancelled.replacedBy == nil ? .cancelled : .replaced
-            order.updatedAt = cancelled.time
-            account.release(cancelled.orderID)
-            close(index, order)
-            event = .cancelled(order)
+            entries[index].order.status = cancelled.replacedBy == nil ? .cancelled : .replaced
+            entries[index].order.updatedAt = cancelled.time
+            book.release(cancelled.orderID)
+            close(index, listed: true)
+            event = .cancelled(entries[index].order)
 
         case .expired(let expired):
             let index = try openEntry(expired.orderID, line: line, record: record)
-            var order = entries[index].order
-            order.status = .expired
-            order.updatedAt = expired.time
-            account.release(expired.orderID)
-            close(index, order)
-            event = .expired(order)
+            entries[index].order.status = .expired
+            entries[index].order.updatedAt = expired.time
+            book.release(expired.orderID)
+            close(index, listed: true)
+            event = .expired(entries[index].order)
 
         case .rejected(let rejected):
             let index = try openEntry(rejected.orderID, line: line, record: record)
-            var order = entries[index].order
-            order.status = .rejected(reason: rejected.reason)
-            order.updatedAt = rejected.time
-            account.release(rejected.orderID)
-            close(index, order)
-            event = .rejected(order)
+            entries[index].order.status = .rejected(reason: rejected.reason)
+            entries[index].order.updatedAt = rejected.time
+            book.release(rejected.orderID)
+            close(index, listed: true)
+            event = .rejected(entries[index].order)
         }
         lastLine = line
         return event
@@ -223,7 +259,8 @@ public struct PaperLedgerState: Sendable {
     public func executions(
         of symbol: String, on quote: QuoteSnapshot, marketOpen: Bool, at now: Date, firstLine: Int
     ) -> [PaperLedgerRecord] {
-        guard let ids = openBySymbol[symbol] else { return [] }
+        let ids = openIDs(of: symbol)
+        guard !ids.isEmpty else { return [] }
         var records: [PaperLedgerRecord] = []
         // Fills are tried on a copy, in order, so a fill the account could not book is known before it is
         // written. Copying costs one copy of the account's tables per quote that fills something.
@@ -267,7 +304,7 @@ public struct PaperLedgerState: Sendable {
     /// broker's periodic check, so an order on a symbol that stopped quoting still expires.
     public func expiries(at now: Date) -> [PaperLedgerRecord] {
         var due: [Int] = []
-        for ids in openBySymbol.values {
+        for ids in openBySymbol.values + (unsettled.map { [[$0.id]] } ?? []) {
             for id in ids {
                 guard let index = entryIndex[id], let expiresAt = entries[index].expiresAt,
                       FillRules.expires(entries[index].order, at: now, sessionClose: expiresAt) else { continue }
@@ -308,12 +345,35 @@ public struct PaperLedgerState: Sendable {
         return index
     }
 
-    private mutating func close(_ index: Int, _ order: Order) {
-        entries[index].order = order
-        if let slot = openBySymbol.index(forKey: order.symbol) {
-            openBySymbol.values[slot].removeAll { $0 == order.id }
+    /// Takes the order at `index`, now closed, off the open orders (`listed`: it is in `openBySymbol`).
+    private mutating func close(_ index: Int, listed: Bool) {
+        openCount -= 1
+        guard listed else { return }
+        let id = entries[index].order.id
+        if let slot = openBySymbol.index(forKey: entries[index].order.symbol) {
+            openBySymbol.values[slot].removeAll { $0 == id }
             if openBySymbol.values[slot].isEmpty { openBySymbol.remove(at: slot) }
         }
-        openCount -= 1
+    }
+
+    /// Whether `record` fills the order placed on the line before, which is then not settled first.
+    private func fillsUnsettled(_ record: PaperLedgerRecord) -> Bool {
+        guard case .filled(let filled) = record, let unsettledID = unsettled?.id else { return false }
+        return filled.orderID == unsettledID
+    }
+
+    /// Takes the hold of the order placed on the last line and lists it among the open orders.
+    private mutating func settle() {
+        guard let placement = unsettled else { return }
+        unsettled = nil
+        _ = book.accept(placement.request, id: placement.id, quote: placement.quote)
+        openBySymbol[placement.request.symbol, default: []].append(placement.id)
+    }
+
+    /// Open orders of `symbol`, oldest first, the unsettled placement (the newest) included.
+    private func openIDs(of symbol: String) -> [OrderID] {
+        var ids = openBySymbol[symbol] ?? []
+        if let unsettled, unsettled.request.symbol == symbol { ids.append(unsettled.id) }
+        return ids
     }
 }

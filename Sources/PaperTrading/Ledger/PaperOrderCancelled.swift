@@ -22,6 +22,15 @@ extension PaperOrderCancelled {
             replacedBy: try container.decodeIfPresent(OrderID.self, forKey: .replacedBy))
     }
 
+    /// `init(from:)` for a replay's fast path; nil wherever that one would not succeed the same way.
+    init?(members: PaperLedgerMembers) {
+        guard let orderID = PaperLedgerMembers.string(members.orderID),
+              let time = PaperLedgerMembers.date(members.time),
+              let replacedBy = PaperLedgerMembers.optional(members.replacedBy, PaperLedgerMembers.string)
+        else { return nil }
+        self.init(orderID: OrderID(orderID), time: time, replacedBy: replacedBy.map(OrderID.init(rawValue:)))
+    }
+
     func encode(to container: inout PaperLedgerEncoding) throws {
         try container.encode(orderID, forKey: .orderID)
         try container.encode(time, forKey: .time)

@@ -17,6 +17,14 @@ extension PaperOrderExpired {
         self.init(orderID: try container.decode(OrderID.self, forKey: .orderID), time: try container.decode(Date.self, forKey: .time))
     }
 
+    /// `init(from:)` for a replay's fast path; nil wherever that one would not succeed the same way.
+    init?(members: PaperLedgerMembers) {
+        guard let orderID = PaperLedgerMembers.string(members.orderID),
+              let time = PaperLedgerMembers.date(members.time)
+        else { return nil }
+        self.init(orderID: OrderID(orderID), time: time)
+    }
+
     func encode(to container: inout PaperLedgerEncoding) throws {
         try container.encode(orderID, forKey: .orderID)
         try container.encode(time, forKey: .time)

@@ -38,6 +38,21 @@ extension PaperOrderFilled {
             time: try container.decode(Date.self, forKey: .time))
     }
 
+    /// `init(from:)` for a replay's fast path; nil wherever that one would not succeed the same way.
+    init?(members: PaperLedgerMembers) {
+        guard let orderID = PaperLedgerMembers.string(members.orderID),
+              let fillID = PaperLedgerMembers.string(members.fillID),
+              let quantity = PaperLedgerMembers.decimal(members.quantity),
+              let price = PaperLedgerMembers.decimal(members.price),
+              let priceSource = PaperLedgerMembers.word(members.priceSource, in: PaperLedgerMembers.priceSources),
+              let commission = PaperLedgerMembers.decimal(members.commission),
+              let time = PaperLedgerMembers.date(members.time)
+        else { return nil }
+        self.init(
+            orderID: OrderID(orderID), fillID: FillID(fillID), quantity: quantity, price: price,
+            priceSource: priceSource, commission: commission, time: time)
+    }
+
     func encode(to container: inout PaperLedgerEncoding) throws {
         try container.encode(orderID, forKey: .orderID)
         try container.encode(fillID, forKey: .fillID)

@@ -59,6 +59,28 @@ extension PaperOrderPlaced {
             last: try container.decodeIfPresent(ExactDecimal.self, forKey: .last))
     }
 
+    /// `init(from:)` for a replay's fast path; nil wherever that one would not succeed the same way,
+    /// including an order the ticket could not make (`OrderRequest`'s own checks, as there).
+    init?(members: PaperLedgerMembers) {
+        guard let orderID = PaperLedgerMembers.string(members.orderID),
+              let symbol = PaperLedgerMembers.string(members.symbol),
+              let side = PaperLedgerMembers.word(members.side, in: PaperLedgerMembers.sides),
+              let quantity = PaperLedgerMembers.decimal(members.quantity),
+              let type = OrderType.parse(named: members.orderType, from: members),
+              let timeInForce = PaperLedgerMembers.word(members.timeInForce, in: PaperLedgerMembers.timesInForce),
+              let clientOrderID = PaperLedgerMembers.string(members.clientOrderID),
+              let time = PaperLedgerMembers.date(members.time),
+              let expiresAt = PaperLedgerMembers.optional(members.expiresAt, PaperLedgerMembers.date),
+              let bid = PaperLedgerMembers.optional(members.bid, PaperLedgerMembers.decimal),
+              let ask = PaperLedgerMembers.optional(members.ask, PaperLedgerMembers.decimal),
+              let last = PaperLedgerMembers.optional(members.last, PaperLedgerMembers.decimal),
+              let request = try? OrderRequest(
+                  symbol: symbol, side: side, quantity: quantity, type: type, timeInForce: timeInForce,
+                  clientOrderID: ClientOrderID(clientOrderID))
+        else { return nil }
+        self.init(orderID: OrderID(orderID), request: request, time: time, expiresAt: expiresAt, bid: bid, ask: ask, last: last)
+    }
+
     func encode(to container: inout PaperLedgerEncoding) throws {
         try container.encode(orderID, forKey: .orderID)
         try container.encode(request.symbol, forKey: .symbol)

@@ -23,6 +23,15 @@ extension PaperOrderRejected {
             time: try container.decode(Date.self, forKey: .time))
     }
 
+    /// `init(from:)` for a replay's fast path; nil wherever that one would not succeed the same way.
+    init?(members: PaperLedgerMembers) {
+        guard let orderID = PaperLedgerMembers.string(members.orderID),
+              let reason = PaperLedgerMembers.string(members.reason),
+              let time = PaperLedgerMembers.date(members.time)
+        else { return nil }
+        self.init(orderID: OrderID(orderID), reason: reason, time: time)
+    }
+
     func encode(to container: inout PaperLedgerEncoding) throws {
         try container.encode(orderID, forKey: .orderID)
         try container.encode(reason, forKey: .reason)

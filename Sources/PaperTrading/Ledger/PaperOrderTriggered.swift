@@ -26,6 +26,16 @@ extension PaperOrderTriggered {
             time: try container.decode(Date.self, forKey: .time))
     }
 
+    /// `init(from:)` for a replay's fast path; nil wherever that one would not succeed the same way.
+    init?(members: PaperLedgerMembers) {
+        guard let orderID = PaperLedgerMembers.string(members.orderID),
+              let worksAs = OrderType.parse(named: members.worksAs, from: members),
+              let lastTrade = PaperLedgerMembers.decimal(members.lastTrade),
+              let time = PaperLedgerMembers.date(members.time)
+        else { return nil }
+        self.init(orderID: OrderID(orderID), worksAs: worksAs, lastTrade: lastTrade, time: time)
+    }
+
     func encode(to container: inout PaperLedgerEncoding) throws {
         try container.encode(orderID, forKey: .orderID)
         try worksAs.encode(named: .worksAs, to: &container)

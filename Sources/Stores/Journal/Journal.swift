@@ -178,17 +178,13 @@ public final class Journal<Record: Codable & Sendable>: Sendable {
         if size < state.offset { throw .shrunk(path: path, size: size, alreadyRead: state.offset) }
         guard size > state.offset else { return JournalReplay(records: [], firstSequence: state.nextSequence) }
 
-        let bytes = try JournalDisk.read(state.descriptor, path: path, offset: state.offset, count: size - state.offset)
-        let scan: JournalScan
-        switch JournalScan.scan(bytes, firstSequence: state.nextSequence) {
-        case .success(let found): scan = found
-        case .failure(let corruption): throw .corrupt(line: corruption.line, reason: corruption.reason, path: path)
-        }
-        let records = try decode(scan.lines, from: bytes)
+        let threads = Self.threads(for: size - state.offset)
+        let bytes = try JournalDisk.read(state.descriptor, path: path, offset: state.offset, count: size - state.offset, threads: threads)
+        let (scan, records) = try read(bytes, firstSequence: state.nextSequence, threads: threads)
 
         var tornTail: JournalTornTail?
         if let torn = scan.torn {
-            let line = state.nextSequence + scan.lines.count
+            let line = state.nextSequence + scan.lineCount
             let savedTo = try JournalDisk.saveTornTail(bytes[torn.start..<bytes.count], beside: url, line: line)
             try JournalDisk.truncate(state.descriptor, path: path, to: state.offset + torn.start)
             tornTail = JournalTornTail(path: path, line: line, byteCount: bytes.count - torn.start,
@@ -196,50 +192,127 @@ public final class Journal<Record: Codable & Sendable>: Sendable {
         }
         let replay = JournalReplay(records: records, firstSequence: state.nextSequence, tornTail: tornTail)
         state.offset += scan.end
-        state.nextSequence += scan.lines.count
+        state.nextSequence += scan.lineCount
         return replay
     }
 
-    /// Decodes the records of `lines`, a large replay on every core: decoding is most of a replay's
-    /// time, and records are independent. The first bad record in file order is the one reported.
-    private func decode(_ lines: [JournalLine], from bytes: JournalBytes) throws(JournalError) -> [Record] {
-        let chunkCount = min(ProcessInfo.processInfo.activeProcessorCount, lines.count / Self.linesPerChunk, 16)
-        guard chunkCount > 1 else { return try Self.decode(lines[...], from: bytes, path: path) }
-        let chunkSize = (lines.count + chunkCount - 1) / chunkCount
-        let results = Mutex([Result<[Record], JournalError>?](repeating: nil, count: chunkCount))
-        let path = path
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, lines.count)
-            let result = Result { () throws(JournalError) in try Self.decode(lines[range], from: bytes, path: path) }
-            results.withLock { $0[chunk] = result }
+    /// Checks the lines of `bytes` and decodes their records, a large read in parts on `threads` threads:
+    /// checksums and decoding are most of a replay's time, and lines are independent. The first bad line
+    /// in file order is the one reported; a record that does not decode is reported only when every line
+    /// is intact, as it would be if the lines were all checked before any was decoded.
+    private func read(_ bytes: JournalBytes, firstSequence: Int, threads: Int) throws(JournalError) -> (JournalScan, [Record]) {
+        // More parts than threads, so a thread slowed by others on the machine does not hold up the rest.
+        let ranges = JournalPart.ranges(of: bytes, count: threads > 1 ? threads * 4 : 1)
+        let parts = Self.inParallel(ranges.count, threads: threads) { JournalPart.read(bytes, ranges[$0]) }
+        let scan: JournalScan
+        switch JournalScan.join(parts, firstSequence: firstSequence) {
+        case .success(let joined): scan = joined
+        case .failure(let corruption): throw .corrupt(line: corruption.line, reason: corruption.reason, path: path)
         }
-        var records: [Record] = []
-        records.reserveCapacity(lines.count)
-        for result in results.withLock({ $0 }) {
-            switch result {
-            case .success(let chunk): records += chunk
-            case .failure(let error): throw error
-            case nil: preconditionFailure("concurrentPerform returned before every chunk was decoded")
+        return (scan, try decode(parts, lineCount: scan.lineCount, from: bytes, threads: threads))
+    }
+
+    /// The records of the lines of `parts` (`lineCount` in all, every one intact), decoded in parts on
+    /// `threads` threads straight into the array returned. The first that does not decode, in file order,
+    /// is the one reported.
+    private func decode(_ parts: [JournalPart], lineCount: Int, from bytes: JournalBytes, threads: Int) throws(JournalError) -> [Record] {
+        guard lineCount > 0 else { return [] }
+        // Where each part's records go: after the lines of the parts before it.
+        var total = 0
+        let offsets = parts.map { part in
+            defer { total += part.lines.count }
+            return total
+        }
+        precondition(total == lineCount, "the parts hold \(total) lines, the scan counted \(lineCount)")
+        let parser = Self.recordParser
+        let path = path
+        var failure: JournalError?
+        let records = [Record](unsafeUninitializedCapacity: lineCount) { buffer, initializedCount in
+            let slots = RecordSlots(base: buffer.baseAddress!)
+            let decoded = Self.inParallel(parts.count, threads: threads) { index in
+                Self.decode(parts[index].lines, from: bytes, into: slots.base + offsets[index], parser: parser)
+            }
+            if let first = decoded.firstIndex(where: { $0.undecodable != nil }), let undecodable = decoded[first].undecodable {
+                for (index, part) in decoded.enumerated() { (slots.base + offsets[index]).deinitialize(count: part.initialized) }
+                failure = .corrupt(line: parts[first].lines[undecodable.index].sequence, reason: undecodable.reason, path: path)
+                initializedCount = 0
+            } else {
+                initializedCount = lineCount
             }
         }
+        if let failure { throw failure }
         return records
     }
 
-    /// Below this many lines a replay decodes on the calling thread: handing work to other threads
-    /// costs more than it saves.
-    private static var linesPerChunk: Int { 4_096 }
-
-    private static func decode(_ lines: ArraySlice<JournalLine>, from bytes: JournalBytes, path: String) throws(JournalError) -> [Record] {
-        var records: [Record] = []
-        records.reserveCapacity(lines.count)
-        for line in lines {
-            do {
-                records.append(try RecordDecoding.decode(Record.self, from: bytes, line.record))
-            } catch {
-                throw .corrupt(line: line.sequence, reason: "its record is not a \(Record.self): \(describe(error))", path: path)
+    /// Decodes the records of `lines` into `slots`: runs of them with `Record`'s own parser when it has
+    /// one, each record it leaves with Codable, until one does not decode.
+    private static func decode(_ lines: [JournalLine], from bytes: JournalBytes, into slots: UnsafeMutablePointer<Record>, parser: Parser?) -> DecodedPart {
+        let jsons = lines.map { bytes[$0.record] }
+        return jsons.withUnsafeBufferPointer { jsons in
+            var done = 0
+            while done < lines.count {
+                if let parser {
+                    done += parser(UnsafeBufferPointer(rebasing: jsons[done...]), slots + done)
+                    guard done < lines.count else { break }
+                }
+                do {
+                    (slots + done).initialize(to: try RecordDecoding.decode(Record.self, from: bytes, lines[done].record))
+                    done += 1
+                } catch {
+                    return DecodedPart(initialized: done, undecodable: (done, "its record is not a \(Record.self): \(describe(error))"))
+                }
             }
+            return DecodedPart(initialized: done, undecodable: nil)
         }
-        return records
+    }
+
+    /// How far decoding a part got: its first `initialized` records are in place; `undecodable` is the
+    /// index and reason of the record that stopped it.
+    private struct DecodedPart: Sendable {
+        var initialized: Int
+        var undecodable: (index: Int, reason: String)?
+    }
+
+    /// The memory a replay's records are decoded into, shared by the threads that decode: each writes
+    /// only the range of its own part.
+    private struct RecordSlots: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Record>
+    }
+
+    /// `body` of 0..<count, in order, on several threads when `threads` says so.
+    private static func inParallel<Result: Sendable>(_ count: Int, threads: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+        guard count > 1, threads > 1 else { return (0..<count).map(body) }
+        let results = Mutex([Result?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let result = body(index)
+            results.withLock { $0[index] = result }
+        }
+        return results.withLock { $0 }.map { result in
+            guard let result else { preconditionFailure("concurrentPerform returned before every part was done") }
+            return result
+        }
+    }
+
+    /// Threads for reading `byteCount` new bytes: one for what others appended since the last look, every
+    /// core for a replay at start (below about a megabyte a thread, handing work over costs more than it
+    /// saves).
+    private static func threads(for byteCount: Int) -> Int {
+        max(1, min(ProcessInfo.processInfo.activeProcessorCount, byteCount / 1_000_000, 16))
+    }
+
+    private typealias Parser = @Sendable (UnsafeBufferPointer<UnsafeRawBufferPointer>, UnsafeMutablePointer<Record>) -> Int
+
+    /// `Record`'s own parser, when it has one (`JournalRecordParsing`).
+    private static var recordParser: Parser? {
+        guard let parsing = Record.self as? any JournalRecordParsing.Type else { return nil }
+        return parser(parsing)
+    }
+
+    private static func parser<Parsing: JournalRecordParsing>(_ type: Parsing.Type) -> Parser {
+        { records, slots in
+            // `Parsing` is `Record` itself (it came from `Record.self`): the same memory, typed as such.
+            Parsing.parse(records, into: UnsafeMutableRawPointer(slots).assumingMemoryBound(to: Parsing.self))
+        }
     }
 
     // MARK: Encoding

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
 /// The POSIX calls behind a ledger: the durability (`fsync`) and the lock between processes (`flock`)
 /// that FileManager does not give, and the exact errno for error messages.
@@ -49,17 +50,36 @@ enum JournalDisk {
         return Int(info.st_size)
     }
 
-    /// The bytes from `offset` up to `offset + count`.
-    static func read(_ descriptor: Int32, path: String, offset: Int, count: Int) throws(JournalError) -> JournalBytes {
+    /// The bytes from `offset` up to `offset + count`, read in `threads` pieces at once: a replay reads
+    /// tens of megabytes, and copying them (and the new memory's first touch) is then shared by the cores.
+    static func read(_ descriptor: Int32, path: String, offset: Int, count: Int, threads: Int = 1) throws(JournalError) -> JournalBytes {
         let bytes = JournalBytes(count: count)
-        var done = 0
-        while done < count {
-            let got = retryingOnInterrupt { pread(descriptor, bytes.base + done, count - done, off_t(offset + done)) }
+        guard threads > 1 else {
+            try read(descriptor, path: path, offset: offset, into: bytes, 0..<count)
+            return bytes
+        }
+        let failures = Mutex([JournalError?](repeating: nil, count: threads))
+        DispatchQueue.concurrentPerform(iterations: threads) { piece in
+            let range = (count / threads * piece)..<(piece == threads - 1 ? count : count / threads * (piece + 1))
+            do throws(JournalError) {
+                try read(descriptor, path: path, offset: offset, into: bytes, range)
+            } catch {
+                failures.withLock { $0[piece] = error }
+            }
+        }
+        if let failure = failures.withLock({ $0 }).lazy.compactMap({ $0 }).first { throw failure }
+        return bytes
+    }
+
+    /// Reads the file's bytes at `offset + range` into `bytes[range]`.
+    private static func read(_ descriptor: Int32, path: String, offset: Int, into bytes: JournalBytes, _ range: Range<Int>) throws(JournalError) {
+        var done = range.lowerBound
+        while done < range.upperBound {
+            let got = retryingOnInterrupt { pread(descriptor, bytes.base + done, range.upperBound - done, off_t(offset + done)) }
             if got < 0 { throw failure(.read, path) }
-            if got == 0 { throw .shrunk(path: path, size: offset + done, alreadyRead: offset + count) }
+            if got == 0 { throw .shrunk(path: path, size: offset + done, alreadyRead: offset + bytes.count) }
             done += got
         }
-        return bytes
     }
 
     /// Writes all of `bytes`, looping over partial writes and interruptions.
