@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A live watch of some keys of a KV bucket: `events` yields every matching key's latest value, then
-/// `.caughtUp`, then each change, until `stop()` or the connection closes.
+/// `.caughtUp`, then each change. Like a subscription it lives until `stop()`, the cancellation of the
+/// task reading `events`, or the connection's close, whether or not this handle is kept.
 ///
 /// Underneath, an ordered push consumer, as nats.go's `Watch` makes one: `$JS.API.CONSUMER.CREATE.KV_<bucket>`
 /// (https://docs.nats.io/reference/jetstream/api/consumer/create) with `deliver_policy:
@@ -33,10 +34,6 @@ public final class NATSKeyValueWatch: Sendable {
         output.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
-    }
-
-    deinit {
-        stop()
     }
 
     /// Ends the watch: the consumer is deleted and `events` finishes.
