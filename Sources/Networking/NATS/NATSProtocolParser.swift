@@ -164,18 +164,20 @@ public struct NATSProtocolParser: Sendable {
         let replyTo = hasReply ? Self.text(fields[fromServer ? 2 : 1]) : nil
         let headerBytes = Array(buffer[payloadStart..<(payloadStart + headerSize)])
         let payload = Array(buffer[(payloadStart + headerSize)..<payloadEnd])
-        consume(upTo: payloadEnd + 2)
 
         var headers: NATSHeaders?
         if hasHeaders {
             do {
                 headers = try NATSHeaders.parse(headerBytes)
             } catch {
+                // A client's own headers are its fault: the stream is broken (and nothing consumed).
                 guard fromServer else { throw NATSProtocolError("\(name) with unreadable headers: \(error.detail)") }
+                consume(upTo: payloadEnd + 2)
                 return .malformedMessage(NATSMalformedMessage(
                     subject: subject, sid: sid, replyTo: replyTo, headerBytes: headerBytes, payload: payload, reason: error.detail))
             }
         }
+        consume(upTo: payloadEnd + 2)
         if fromServer {
             return .message(NATSMessage(subject: subject, sid: sid, replyTo: replyTo, headers: headers, payload: payload))
         }
