@@ -269,11 +269,12 @@ public final class NATSConnection: Sendable {
         if let problem = NATSSubject.publishProblem(subject) { throw .invalidSubject(subject, reason: problem) }
         if let replyTo, let problem = NATSSubject.publishProblem(replyTo) { throw .invalidSubject(replyTo, reason: "as a reply subject \(problem)") }
         if let problem = headers?.problem { throw .invalidHeaders(problem) }
-        let size = (headers?.encoded.count ?? 0) + payload.count
+        let headerBytes = headers?.encoded
+        let size = (headerBytes?.count ?? 0) + payload.count
         let limit = channel.maxPayload
         guard size <= limit else { throw .payloadTooLarge(size: size, limit: limit) }
         var bytes: [UInt8] = []
-        NATSProtocolEncoder.appendPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload, to: &bytes)
+        NATSProtocolEncoder.appendPublish(subject: subject, replyTo: replyTo, headerBytes: headerBytes, payload: payload, to: &bytes)
         return bytes
     }
 

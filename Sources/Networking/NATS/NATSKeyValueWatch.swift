@@ -95,6 +95,8 @@ public final class NATSKeyValueWatch: Sendable {
             var machine = NATSOrderedConsumer(idleHeartbeat: NATSKeyValueWatch.idleHeartbeat, now: .zero)
             var consumer: Consumer?
             var generation = 0
+            /// Creating a consumer has failed since the last success: `.waiting` was said.
+            var failing = false
 
             /// Replaces the consumer with one starting where the machine says. False once the watch must end.
             func replaceConsumer() async -> Bool {
@@ -123,9 +125,14 @@ public final class NATSKeyValueWatch: Sendable {
                 do {
                     let (name, pending) = try await createConsumer(deliverTo: subscription.subject, from: machine.start)
                     consumer?.name = name
+                    failing = false
                     return await perform(machine.consumerCreated(pending: pending, at: clock.now - start))
                 } catch {
                     if case .connectionClosed = error { return false }
+                    if !failing {
+                        failing = true
+                        output.yield(.waiting(reason: error.description))
+                    }
                     // The server is away or restarting: try again shortly, or at the reconnect.
                     Task {
                         try? await Task.sleep(for: NATSKeyValueWatch.retryDelay)

@@ -52,8 +52,13 @@ public enum NATSProtocolEncoder {
 
     /// PUB or HPUB straight into `bytes`: the connection's hot path.
     public static func appendPublish(subject: String, replyTo: String?, headers: NATSHeaders?, payload: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        appendPublish(subject: subject, replyTo: replyTo, headerBytes: headers?.encoded, payload: payload, to: &bytes)
+    }
+
+    /// The same with the header block already encoded (the connection measures it first).
+    static func appendPublish(subject: String, replyTo: String?, headerBytes: [UInt8]?, payload: some Collection<UInt8>, to bytes: inout [UInt8]) {
         let head = ["PUB", subject] + (replyTo.map { [$0] } ?? [])
-        withPayload(head, headerBytes: headers?.encoded, payload: payload, to: &bytes)
+        withPayload(head, headerBytes: headerBytes, payload: payload, to: &bytes)
     }
 
     /// `head` then the sizes (one, or two with headers, the operation's name gaining its H), CRLF, the

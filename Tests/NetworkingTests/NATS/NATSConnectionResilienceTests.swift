@@ -211,4 +211,31 @@ import Testing
             }
         }
     }
+
+    @Test func whileAwayPublicationsAreBufferedUpToTheLimitThenRefused() async throws {
+        try await TemporaryDirectory.withAsync { directory in
+            var server = try await NATSServerProcess.start(in: directory.path("server"), jetStream: false)
+            var options = NATSLiveServer.options([server.url])
+            options.pendingBytesLimit = 1000
+            let connection = try await NATSConnection.connect(options)
+            let events = StreamRecorder(connection.events())
+            let received = StreamRecorder(try connection.subscribe(to: "buffered").messages)
+            try await connection.flush()
+            await server.kill()
+            try await events.wait(for: "the loss") { $0.contains { if case .disconnected = $0 { true } else { false } } }
+
+            // Each publication is "PUB buffered 200\r\n" and 200 bytes and CRLF: 220 bytes; four fit in 1000.
+            let payload = [UInt8](repeating: 0x61, count: 200)
+            for _ in 0..<4 { try connection.publish("buffered", payload: payload) }
+            #expect(throws: NATSError.outboundBufferFull(limit: 1000)) { try connection.publish("buffered", payload: payload) }
+
+            server = try await server.restart()
+            #expect(try await received.wait(for: "the buffered four") { $0.count == 4 }.count == 4)
+            try await connection.flush()
+            try connection.publish("buffered", payload: payload)
+            #expect(try await received.wait(for: "one more once written") { $0.count == 5 }.count == 5)
+            await connection.close()
+            await server.kill()
+        }
+    }
 }

@@ -141,4 +141,25 @@ import Testing
             #expect(connection.status == .closed)
         }
     }
+
+    @Test func whatCannotBeSentIsRefusedBeforeItIsQueued() async throws {
+        try await NATSLiveServer.with(jetStream: false) { server, _ in
+            let connection = try await NATSLiveServer.connect(server)
+            #expect(connection.serverInfo?.maxPayload == 1 << 20)
+            #expect(throws: NATSError.payloadTooLarge(size: (1 << 20) + 1, limit: 1 << 20)) {
+                try connection.publish("big", payload: [UInt8](repeating: 0, count: (1 << 20) + 1))
+            }
+            #expect(throws: NATSError.invalidSubject("quote.*", reason: "holds a wildcard ('*' or '>'), which only subscriptions may use")) {
+                try connection.publish("quote.*")
+            }
+            #expect(throws: NATSError.invalidSubject("a b", reason: "holds whitespace or a control character")) { try connection.subscribe(to: "a b") }
+            #expect(throws: NATSError.invalidHeaders("the value of header X holds a line break")) {
+                try connection.publish("ok", headers: NATSHeaders([("X", "a\r\nPUB injected 0")]))
+            }
+            // Still connected: nothing bad reached the server.
+            try await connection.flush()
+            #expect(connection.status == .connected)
+            await connection.close()
+        }
+    }
 }

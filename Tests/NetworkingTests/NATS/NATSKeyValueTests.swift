@@ -160,4 +160,22 @@ import Testing
             await connection.close()
         }
     }
+
+    @Test func aWatchOfABucketNotYetMadeWaitsAndStartsOnceItExists() async throws {
+        try await NATSLiveServer.with { server, _ in
+            let connection = try await NATSLiveServer.connect(server)
+            let events = StreamRecorder(try NATSKeyValue(bucket: "later", connection: connection).watch().events)
+            let waiting = try await events.wait(for: "the watch to say it waits") { !$0.isEmpty }
+            guard case .waiting(let reason) = waiting[0] else {
+                Issue.record("expected .waiting, got \(waiting)")
+                return
+            }
+            #expect(reason.contains("stream not found"))
+            let bucket = try await NATSKeyValue.create(bucket: "later", connection: connection)
+            try await bucket.put("k", Self.bytes("v"))
+            let all = try await events.wait(for: "the value once the bucket exists") { events in events.contains { Self.isEntry($0, key: "k", value: "v") } }
+            #expect(all.filter { if case .waiting = $0 { true } else { false } }.count == 1, "said once per run of failures")
+            await connection.close()
+        }
+    }
 }
