@@ -55,10 +55,46 @@ public enum NATSProtocolEncoder {
         appendPublish(subject: subject, replyTo: replyTo, headerBytes: headers?.encoded, payload: payload, to: &bytes)
     }
 
-    /// The same with the header block already encoded (the connection measures it first).
+    /// The same with the header block already encoded (the connection measures it first). Written
+    /// straight into `bytes`, without the field list the other operations build.
     static func appendPublish(subject: String, replyTo: String?, headerBytes: [UInt8]?, payload: some Collection<UInt8>, to bytes: inout [UInt8]) {
-        let head = ["PUB", subject] + (replyTo.map { [$0] } ?? [])
-        withPayload(head, headerBytes: headerBytes, payload: payload, to: &bytes)
+        bytes.reserveCapacity(bytes.count + subject.utf8.count + (replyTo?.utf8.count ?? 0) + (headerBytes?.count ?? 0) + payload.count + 32)
+        bytes += headerBytes == nil ? pub : hpub
+        bytes += subject.utf8
+        if let replyTo {
+            bytes.append(0x20)
+            bytes += replyTo.utf8
+        }
+        bytes.append(0x20)
+        if let headerBytes {
+            appendDecimal(headerBytes.count, to: &bytes)
+            bytes.append(0x20)
+            appendDecimal(headerBytes.count + payload.count, to: &bytes)
+            bytes += crlf
+            bytes += headerBytes
+        } else {
+            appendDecimal(payload.count, to: &bytes)
+            bytes += crlf
+        }
+        bytes += payload
+        bytes += crlf
+    }
+
+    private static let pub: [UInt8] = Array("PUB ".utf8)
+    private static let hpub: [UInt8] = Array("HPUB ".utf8)
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        guard value > 0 else {
+            bytes.append(0x30)
+            return
+        }
+        var digits: [UInt8] = []
+        var rest = value
+        while rest > 0 {
+            digits.append(UInt8(0x30 + rest % 10))
+            rest /= 10
+        }
+        bytes += digits.reversed()
     }
 
     /// `head` then the sizes (one, or two with headers, the operation's name gaining its H), CRLF, the

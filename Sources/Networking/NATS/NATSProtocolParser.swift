@@ -187,20 +187,24 @@ public struct NATSProtocolParser: Sendable {
     // MARK: - Buffer
 
     private mutating func findLineFeed() -> Int? {
-        var index = max(scannedIndex, readIndex)
-        while index < buffer.count {
-            if buffer[index] == 0x0A { return index }
-            index += 1
+        let from = max(scannedIndex, readIndex)
+        let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard from < bytes.count, let base = bytes.baseAddress,
+                  let hit = memchr(base + from, 0x0A, bytes.count - from)
+            else { return nil }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
         }
-        scannedIndex = index
-        return nil
+        if found == nil { scannedIndex = buffer.count }
+        return found
     }
 
     /// INFO gets the larger limit, known from its first four bytes (case-insensitive, like every name).
     private func lineLimit() -> Int {
-        guard buffer.count - readIndex >= 4 else { return maxControlLineSize }
-        let name = buffer[readIndex..<(readIndex + 4)].map { $0 & 0xDF }
-        return name == Array("INFO".utf8) ? maxInfoLineSize : maxControlLineSize
+        guard buffer.count - readIndex >= 4,
+              buffer[readIndex] & 0xDF == 0x49, buffer[readIndex + 1] & 0xDF == 0x4E,
+              buffer[readIndex + 2] & 0xDF == 0x46, buffer[readIndex + 3] & 0xDF == 0x4F
+        else { return maxControlLineSize }
+        return maxInfoLineSize
     }
 
     private mutating func consume(upTo index: Int) {

@@ -27,19 +27,30 @@ public enum NATSSubject {
         return nil
     }
 
+    /// One pass over the bytes, no allocation: this runs for every publication.
     private static func tokenProblem(_ subject: String, wildcards: Bool) -> String? {
-        if subject.isEmpty { return "is empty" }
-        if subject.utf8.count > maxLength { return "is longer than \(maxLength) bytes" }
-        if subject.utf8.contains(where: isForbidden) { return "holds whitespace or a control character" }
-        let tokens = subject.utf8.split(separator: 0x2E, omittingEmptySubsequences: false)
-        for (index, token) in tokens.enumerated() {
-            if token.isEmpty { return "has an empty token (a leading, trailing or doubled '.')" }
-            let isStar = token.elementsEqual("*".utf8)
-            let isRest = token.elementsEqual(">".utf8)
-            if isStar || isRest {
-                if !wildcards { return "holds a wildcard ('*' or '>'), which only subscriptions may use" }
-                if isRest, index != tokens.count - 1 { return "has '>' before its last token" }
+        let utf8 = subject.utf8
+        let problem = utf8.withContiguousStorageIfAvailable { tokenProblem($0, wildcards: wildcards) }
+        if let problem { return problem }
+        return Array(utf8).withUnsafeBufferPointer { tokenProblem($0, wildcards: wildcards) }
+    }
+
+    private static func tokenProblem(_ bytes: UnsafeBufferPointer<UInt8>, wildcards: Bool) -> String? {
+        if bytes.isEmpty { return "is empty" }
+        if bytes.count > maxLength { return "is longer than \(maxLength) bytes" }
+        var tokenStart = 0
+        for index in 0...bytes.count {
+            guard index == bytes.count || bytes[index] == 0x2E else {
+                if isForbidden(bytes[index]) { return "holds whitespace or a control character" }
+                continue
             }
+            let length = index - tokenStart
+            if length == 0 { return "has an empty token (a leading, trailing or doubled '.')" }
+            if length == 1, bytes[tokenStart] == 0x2A || bytes[tokenStart] == 0x3E {
+                if !wildcards { return "holds a wildcard ('*' or '>'), which only subscriptions may use" }
+                if bytes[tokenStart] == 0x3E, index != bytes.count { return "has '>' before its last token" }
+            }
+            tokenStart = index + 1
         }
         return nil
     }
