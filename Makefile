@@ -4,7 +4,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 # Debian packages the build, the demo and the tests need.
 APT_BUILD := libncurses-dev libssl-dev pkg-config
-APT_TEST := tmux python3-venv openssl
+APT_TEST := tmux python3-venv openssl nats-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build release demo run test deps deps-test bench fuzz install clean
@@ -90,6 +90,9 @@ FUZZ_SOURCES_WebSocketFrameCodec := $(addprefix $(FUZZ_WS)/,WebSocketFrame.swift
 FUZZ_SOURCES_WebSocketHandshake := $(addprefix $(FUZZ_WS)/,WebSocketHandshake.swift WebSocketEndpoint.swift SHA1.swift \
 	WebSocketConnection.swift WebSocketCertificateRejection.swift) Sources/Networking/Redaction.swift
 FUZZ_SOURCES_StreamJSONScanner := $(FUZZ_STREAMING)
+FUZZ_NATS := Sources/Networking/NATS
+FUZZ_SOURCES_NATSProtocolParser := $(addprefix $(FUZZ_NATS)/,NATSProtocolParser.swift NATSProtocolEncoder.swift NATSFrame.swift \
+	NATSMessage.swift NATSMalformedMessage.swift NATSHeaders.swift NATSServerInfo.swift NATSConnectOptions.swift NATSProtocolError.swift)
 # A broker's stream decoder is fuzzed by Fuzz/<Broker>StreamDecoderFuzzer.swift, built with its
 # <Broker>StreamDecoder.swift and <Broker>StreamEvent.swift: adding a broker is adding its name here (and,
 # if its decoder needs more files, `FUZZ_SOURCES_<Broker>StreamDecoder := <files>` above this line).
@@ -117,7 +120,7 @@ FUZZ_SOURCES_PaperLedgerReplay := $(sort $(shell find Sources/PaperTrading -name
 FUZZ_IMPORTS_PaperLedgerReplay := TextSafety Domain Stores
 FUZZ_SOURCES_ExactDecimalParsing := $(wildcard Sources/Domain/Trading/ExactDecimal*.swift)
 FUZZ_IMPORTS_ExactDecimalParsing := TextSafety
-FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS)) \
+FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake NATSProtocolParser StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS)) \
 	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing
 
 fuzz: $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_TARGETS))

@@ -110,6 +110,7 @@ for name, text in scanner.items():
 for name, text in list(polygon.items())[3:] + list(alpaca.items())[2:4]:
     write("StreamJSONScanner", "frame-" + name, text)
 
+<<<<<<< HEAD
 # The lots CSV import: the holdings fixtures as they are, and the shapes the reader treats apart.
 FIXTURES = os.path.join(os.path.dirname(ROOT), "..", "Tests", "Fixtures")
 for name in sorted(n for n in os.listdir(os.path.join(FIXTURES, "holdings")) if n.endswith(".csv")):
@@ -184,3 +185,35 @@ decimals = {
 }
 for name, text in decimals.items():
     write("ExactDecimalParsing", name, text)
+=======
+# NATS: what nats-server 2.9.10 sent in a session (INFO, MSG with its double space, HMSG with status headers,
+# a JetStream delivery, a heartbeat), what a client sends, and a header block the server forwards unread.
+# Settings byte 0: bit 0 peer (1 client), bits 1-2 max_payload (3 = 1 MiB); byte 1: chunk size.
+NATS_SERVER = 0b110
+NATS_CLIENT = 0b111
+
+
+def nats(name, flags, chunk, stream):
+    write("NATSProtocolParser", name, bytes([flags, chunk]) + stream)
+
+
+NATS_INFO = (b'INFO {"server_id":"NBOMZXTZ3UKRNOPP3ADJWD34T5P7CUMZZPIE4SEVICUWPJDYE237T4NN","version":"2.9.10","proto":1,'
+             b'"host":"127.0.0.1","port":37663,"headers":true,"max_payload":1048576,"jetstream":true,"client_id":4,'
+             b'"connect_urls":["127.0.0.1:4222","[::1]:4223"]} \r\n')
+nats("info", NATS_SERVER, 0, NATS_INFO)
+nats("session", NATS_SERVER, 9, NATS_INFO + b'PONG\r\nMSG _INBOX.x.2 1  26\r\n{"stream":"KV_b", "seq":1}\r\n'
+     b'HMSG _INBOX.x.5 1  34 34\r\nNATS/1.0 404 Message Not Found\r\n\r\n\r\n'
+     b'HMSG _INBOX.x.6 1 16 16\r\nNATS/1.0 503\r\n\r\n\r\nPING\r\n')
+nats("jetstream-delivery", NATS_SERVER, 3,
+     b'HMSG $KV.b.k1 2 $JS.ACK.KV_b.cr0UbxY6.1.1.1.1795564318016031250.0 52 57\r\n'
+     b'NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 0\r\n\r\nhello\r\n'
+     b'HMSG _INBOX.deliver 2  75 75\r\nNATS/1.0 100 Idle Heartbeat\r\nNats-Last-Consumer: 1\r\nNats-Last-Stream: 1\r\n\r\n\r\n')
+nats("errors", NATS_SERVER, 1, b"+OK\r\n-ERR 'Authorization Violation'\r\n-ERR 'Unknown Protocol Operation'\r\n")
+nats("unread-headers", NATS_SERVER, 0, b"HMSG bad 1 5 7\r\nhelloab\r\nMSG good 1 2\r\nok\r\n")
+nats("client", NATS_CLIENT, 5, b'CONNECT {"verbose":false,"pedantic":false,"user":"alice","pass":"pw","protocol":1,"headers":true}\r\n'
+     b'SUB _INBOX.x.* 1\r\nSUB work workers 2\r\nHPUB $KV.b.k1 _INBOX.x.2 52 57\r\nNATS/1.0\r\n'
+     b'Nats-Expected-Last-Subject-Sequence: 0\r\n\r\nhello\r\nPUB foo 5\r\nhello\r\nUNSUB 2 10\r\nPING\r\n')
+nats("small-limit", 0b000, 0, b"MSG a 1 64\r\n" + b"x" * 64 + b"\r\nMSG a 1 65\r\n" + b"x" * 65 + b"\r\n")
+# Crash input `make fuzz` found: a client's HPUB with an unreadable header block consumed bytes before failing.
+nats("crash-client-unread-headers", NATS_CLIENT, 5, b"SUB work 2\r\nHPUB $KV.b.k1 _INBOX.x.2 5 7\r\nhelloab\r\nPING\r\n")
+>>>>>>> nats-client
