@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "Networking", dependencies: ["Domain", "TextSafety", "COpenSSL"], swiftSettings: strict),
         .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking", "TextSafety"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
+        .target(name: "Bus", dependencies: ["Domain", "Networking"], swiftSettings: strict),
         .target(name: "Stores", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
         // The paper broker: its pure rules (when an order fills and at what price, the cash and FIFO lots a
         // fill moves, why an order is refused), its ledger's records and state, and the actor that fills
@@ -43,7 +44,7 @@ let package = Package(
         .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit"], swiftSettings: strict),
         .target(
             name: "CommonBrokerApp",
-            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Stores", "PaperTrading", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses"],
+            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Bus", "Stores", "PaperTrading", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses"],
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
@@ -60,6 +61,7 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BusTests", dependencies: ["Bus", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
         .testTarget(name: "PaperTradingTests", dependencies: ["PaperTrading", "Domain", "Stores", "TestSupport"], swiftSettings: strict),

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
-import TestSupport
+
 
 /// A real `nats-server` for one test, on a port it picks itself:
 /// `nats-server -a 127.0.0.1 -p -1 --ports_file_dir DIR [-js -sd DIR/store] …`. The chosen port is read
@@ -15,33 +15,33 @@ import TestSupport
 /// (its stderr pipe closing) fails the start at once with its log.
 ///
 /// `make test` installs nats-server (Debian 12: 2.9.x). Killed and reaped by `kill()`, or at deinit.
-final class NATSServerProcess: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class NATSServerProcess: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let port: Int
-    let clusterPort: Int?
-    let directory: URL
+    public let port: Int
+    public let clusterPort: Int?
+    public let directory: URL
     private let jetStream: Bool
     private let extraArguments: [String]
     private let pid: Mutex<pid_t?>
 
-    var url: String { "nats://127.0.0.1:\(port)" }
-    var clusterURL: String? { clusterPort.map { "nats://127.0.0.1:\($0)" } }
-    var logFile: URL { directory.appendingPathComponent("server.log") }
+    public var url: String { "nats://127.0.0.1:\(port)" }
+    public var clusterURL: String? { clusterPort.map { "nats://127.0.0.1:\($0)" } }
+    public var logFile: URL { directory.appendingPathComponent("server.log") }
 
-    static let startTimeout: Int32 = 20_000
+    public static let startTimeout: Int32 = 20_000
 
     /// `arguments` go after the standard ones (credentials, TLS, cluster options). `port` nil picks one.
-    static func start(in directory: URL, jetStream: Bool = true, port: Int? = nil, arguments: [String] = []) async throws -> NATSServerProcess {
+    public static func start(in directory: URL, jetStream: Bool = true, port: Int? = nil, arguments: [String] = []) async throws -> NATSServerProcess {
         try await DedicatedThread.run("nats-server") { () throws -> NATSServerProcess in
             try NATSServerProcess(directory: directory, jetStream: jetStream, port: port, arguments: arguments)
         }
     }
 
     /// The same server again (port, store, options), after `kill()`: JetStream state survives.
-    func restart() async throws -> NATSServerProcess {
+    public func restart() async throws -> NATSServerProcess {
         let (directory, jetStream, port, arguments) = (directory, jetStream, port, extraArguments)
         return try await DedicatedThread.run("nats-server restart") { () throws -> NATSServerProcess in
             try NATSServerProcess(directory: directory, jetStream: jetStream, port: port, arguments: arguments)
@@ -49,7 +49,7 @@ final class NATSServerProcess: Sendable {
     }
 
     /// SIGKILL, as a crash would, then reaps it.
-    func kill() async {
+    public func kill() async {
         guard let pid = pid.withLock({ pid in defer { pid = nil }; return pid }) else { return }
         await DedicatedThread.run("reap nats-server") {
             Self.killAndReap(pid)
@@ -57,7 +57,7 @@ final class NATSServerProcess: Sendable {
     }
 
     /// What the server logged, for a failing test's message.
-    func log() -> String {
+    public func log() -> String {
         (try? String(contentsOf: logFile, encoding: .utf8)).map { String($0.suffix(3000)) } ?? "(no log)"
     }
 

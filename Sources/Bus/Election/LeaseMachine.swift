@@ -1,0 +1,141 @@
+/// Who leads one broker: the rules of the lease, pure. The session feeds it what it saw (the lease key
+/// from its watch, the answers to its writes) and the time on its clock, and carries out the one write
+/// it asks for at a time.
+///
+/// - A follower that may lead creates the lease when there is none, and takes it over (a write expecting
+///   the revision it saw) once that revision has stood unchanged for the policy's time to live.
+/// - A pinned process (`role: "leader"`) takes the lease at once from a holder that is not pinned.
+/// - A leader renews every `renewEvery`; it steps down when a write is refused (someone else holds the
+///   lease) or when the watch shows another holder at a newer revision.
+/// - A lease written by this process's earlier session (same instance) is taken back at once.
+public struct LeaseMachine: Sendable {
+    public enum Role: Sendable, Hashable {
+        case follower
+        case leader
+    }
+
+    public enum Action: Sendable, Hashable {
+        /// Write the lease only if the key has no value.
+        case create(BusLease)
+        /// Write the lease expecting `revision` to be the latest: a takeover, or a renewal.
+        case write(BusLease, expectedRevision: UInt64)
+    }
+
+    /// The lease as last seen on the bus.
+    public struct Sighting: Sendable, Hashable {
+        public var lease: BusLease?
+        public var revision: UInt64
+        /// When, on our clock, this revision was first seen.
+        public var since: Duration
+    }
+
+    public let me: BusLease
+    public let policy: LeasePolicy
+    public let canLead: Bool
+    public private(set) var role: Role = .follower
+    public private(set) var sighting: Sighting?
+    /// The watch has delivered the key's value, or said it has none.
+    public private(set) var caughtUp = false
+    private var heldRevision: UInt64?
+    private var lastRenewal: Duration = .zero
+    private var writeInFlight = false
+    private var standingDownUntil: Duration?
+
+    public init(me: BusLease, policy: LeasePolicy, canLead: Bool) {
+        self.me = me
+        self.policy = policy
+        self.canLead = canLead
+    }
+
+    /// The current holder as the footer names it (`host:pid`), or nil when nobody holds the lease.
+    public var leader: String? {
+        if role == .leader { return me.holder }
+        return sighting?.lease?.holder
+    }
+
+    // MARK: What the watch saw
+
+    /// The lease key's value at `revision` (nil: deleted or purged).
+    public mutating func observed(_ lease: BusLease?, revision: UInt64, at now: Duration) {
+        if sighting?.revision != revision || sighting?.lease != lease {
+            sighting = Sighting(lease: lease, revision: revision, since: now)
+        }
+        if role == .leader, revision > (heldRevision ?? 0), lease?.instance != me.instance {
+            stepDown()
+        }
+        if role == .leader, lease?.instance == me.instance { heldRevision = max(heldRevision ?? 0, revision) }
+    }
+
+    /// The watch delivered everything there was; with no sighting, the key has no value.
+    public mutating func caughtUp(at now: Duration) {
+        caughtUp = true
+    }
+
+    // MARK: Deciding
+
+    /// The write to make now, if any; nil while one is in flight.
+    public mutating func next(at now: Duration) -> Action? {
+        guard !writeInFlight, caughtUp else { return nil }
+        let action: Action?
+        switch role {
+        case .leader:
+            guard let heldRevision, now - lastRenewal >= policy.renewEvery else { return nil }
+            action = .write(me, expectedRevision: heldRevision)
+        case .follower:
+            guard canLead, standingDownUntil.map({ now >= $0 }) ?? true else { return nil }
+            standingDownUntil = nil
+            guard let sighting, let holder = sighting.lease else {
+                // Never written, or deleted by a holder that let go.
+                action = sighting.map { .write(me, expectedRevision: $0.revision) } ?? .create(me)
+                break
+            }
+            if holder.instance == me.instance
+                || (me.pinned && !holder.pinned)
+                || now - sighting.since >= policy.timeToLive {
+                action = .write(me, expectedRevision: sighting.revision)
+            } else {
+                action = nil
+            }
+        }
+        writeInFlight = action != nil
+        return action
+    }
+
+    // MARK: Answers to writes
+
+    public mutating func written(revision: UInt64, at now: Duration) {
+        writeInFlight = false
+        role = .leader
+        heldRevision = revision
+        lastRenewal = now
+        sighting = Sighting(lease: me, revision: revision, since: now)
+    }
+
+    /// The server refused the write: the key had moved on. Whoever wrote it holds the lease now.
+    public mutating func refused(at now: Duration) {
+        writeInFlight = false
+        if role == .leader { stepDown() }
+    }
+
+    /// The write did not reach the server (the bus is away). A leader keeps leading until the watch
+    /// shows someone else; its renewals go on being tried.
+    public mutating func failed(at now: Duration) {
+        writeInFlight = false
+    }
+
+    /// The upstream connection could not be opened: let go, and leave the lease to others for a while.
+    public mutating func upstreamFailed(at now: Duration) {
+        stepDown()
+        standingDownUntil = now + policy.standDownAfterFailure
+    }
+
+    /// The write that lets go of the lease on close: a delete expecting the revision held.
+    public var releaseRevision: UInt64? {
+        role == .leader ? heldRevision : nil
+    }
+
+    private mutating func stepDown() {
+        role = .follower
+        heldRevision = nil
+    }
+}

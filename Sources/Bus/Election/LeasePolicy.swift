@@ -1,0 +1,19 @@
+/// How long a lease lives and how often its holder renews it.
+///
+/// A lease has no expiry on the server (nats-server 2.9 has no per-key TTL): a contender judges it
+/// expired when its revision has not changed for `timeToLive` on the contender's own clock. So clocks
+/// of different hosts never need to agree, and a holder that renews every `renewEvery` keeps it
+/// through `timeToLive / renewEvery - 1` lost renewals.
+public struct LeasePolicy: Sendable, Hashable {
+    public var timeToLive: Duration
+    public var renewEvery: Duration
+    /// After failing to open the upstream connection, a process does not contend again for this long,
+    /// so one with bad credentials does not keep taking the lease from one that could connect.
+    public var standDownAfterFailure: Duration
+
+    public init(timeToLive: Duration = .seconds(6), renewEvery: Duration = .seconds(2), standDownAfterFailure: Duration = .seconds(12)) {
+        self.timeToLive = timeToLive
+        self.renewEvery = renewEvery
+        self.standDownAfterFailure = standDownAfterFailure
+    }
+}

@@ -1,0 +1,399 @@
+import Domain
+import Foundation
+import Networking
+
+/// One process's part in the bus for one broker, for as long as the hub keeps the session open.
+///
+/// - It always publishes its demand (`demand.<instance>.<broker>`), on change and as a heartbeat, and
+///   follows the quotes the leader writes (`quote.<broker>.>`, latest per key first, so a late joiner
+///   has every current quote at once), passing on those of the symbols it shows.
+/// - It watches `lease.<broker>` and `state.<broker>`, and contends for the lease when `LeaseMachine`
+///   says so. Holding it, it opens the broker's own session, subscribes it to the union of every live
+///   process's demand (`DemandBook`), writes each quote and connection change to the bucket, and passes
+///   on its own symbols' quotes straight from the broker.
+/// - Losing the lease closes the broker's session; closing the session lets go of the lease at once
+///   (a delete expecting the revision held), so another process takes over without waiting for it to
+///   expire. A crashed leader's lease expires after `LeasePolicy.timeToLive`.
+///
+/// Writes of quotes, states and demand are plain publications to the bucket's subjects (JetStream stores
+/// them; no ack is awaited, so a quote costs one enqueue); lease writes wait for JetStream's answer,
+/// which is what makes them safe.
+actor BusQuoteSession: QuoteStreamSession {
+    nonisolated let events: AsyncThrowingStream<QuoteEvent, any Error>
+    private let output: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+    private let broker: String
+    private let keyValue: NATSKeyValue
+    private let settings: BusSettings
+    private let upstreamService: AnyStreamingQuoteService?
+    private let routes: BusRouteBoard
+    private let origin = ContinuousClock.now
+    private let leaseKey: String
+    private let stateSubject: String
+    private let demandSubject: String
+
+    private var machine: LeaseMachine
+    private var book: DemandBook
+    private var demand: Set<String> = []
+    private var demandWritten: (symbols: Set<String>, at: Duration)?
+    /// The latest quote of every symbol the bus carries for this broker, so a symbol this process
+    /// starts to show has its price at once.
+    private var fromBus: [String: CommonQuote] = [:]
+    private var leaderState: BusBrokerState?
+    private var controlCaughtUp = false
+    private var busUp = true
+    private var upstream: LeaderUpstream?
+    private var upstreamGeneration = 0
+    private var upstreamSymbols: Set<String> = []
+    private var quoteSubjects: [String: String] = [:]
+    private var tasks: [Task<Void, Never>] = []
+    private var watches: [NATSKeyValueWatch] = []
+    private var announced: FollowerStatus?
+    private var isClosed = false
+
+    private struct LeaderUpstream {
+        let session: any QuoteStreamSession
+        let reader: Task<Void, Never>
+        let generation: Int
+    }
+
+    /// What a follower last told its hub.
+    private enum FollowerStatus: Hashable {
+        case live
+        case busLost
+        case noLeader
+        case leaderNotLive(String)
+    }
+
+    static func start(
+        broker: String, keyValue: NATSKeyValue, settings: BusSettings, upstream: AnyStreamingQuoteService?, routes: BusRouteBoard
+    ) async -> BusQuoteSession {
+        let session = BusQuoteSession(broker: broker, keyValue: keyValue, settings: settings, upstream: upstream, routes: routes)
+        await session.begin()
+        return session
+    }
+
+    private init(broker: String, keyValue: NATSKeyValue, settings: BusSettings, upstream: AnyStreamingQuoteService?, routes: BusRouteBoard) {
+        (events, output) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, bufferingPolicy: .bufferingNewest(65_536))
+        self.broker = broker
+        self.keyValue = keyValue
+        self.settings = settings
+        self.upstreamService = upstream
+        self.routes = routes
+        let me = BusLease(holder: settings.holder, instance: settings.instance, pinned: settings.role == .leader)
+        machine = LeaseMachine(me: me, policy: settings.lease, canLead: upstream != nil)
+        book = DemandBook(timeToLive: settings.demandTimeToLive)
+        leaseKey = BusKeys.lease(broker: broker)
+        let prefix = "$KV.\(keyValue.bucket)."
+        stateSubject = prefix + BusKeys.state(broker: broker)
+        demandSubject = prefix + BusKeys.demand(instance: settings.instance, broker: broker)
+    }
+
+    private var now: Duration { origin.duration(to: .now) }
+
+    private func begin() {
+        routes.set(.follower(leader: nil), for: broker)
+        do {
+            let quotes = try keyValue.watch(BusKeys.quotes(broker: broker))
+            let control = try keyValue.watch(BusKeys.leaseAndState(broker: broker), bufferLimit: 1_024)
+            let demands = try keyValue.watch(BusKeys.demands(broker: broker), bufferLimit: 4_096)
+            watches = [quotes, control, demands]
+            tasks.append(Task { for await event in quotes.events { self.quoteWatch(event) } })
+            tasks.append(Task { for await event in control.events { await self.controlWatch(event) } })
+            tasks.append(Task { for await event in demands.events { await self.demandWatch(event) } })
+        } catch {
+            output.finish(throwing: BrokerError.network("cannot watch the bus for \(broker): \(error)"))
+            return
+        }
+        let connectionEvents = keyValue.connection.events()
+        tasks.append(Task { for await event in connectionEvents { self.connectionChanged(event) } })
+        let tick = min(settings.lease.renewEvery, settings.demandHeartbeat) / 4
+        tasks.append(Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: tick) } catch { return }
+                await self.tick()
+            }
+        })
+    }
+
+    // MARK: QuoteStreamSession
+
+    func subscribe(_ symbols: Set<String>) async {
+        demand.formUnion(symbols)
+        writeDemand()
+        if upstream != nil {
+            await syncUpstream()
+        } else {
+            for symbol in symbols.sorted() { if let quote = fromBus[symbol] { output.yield(.quote(quote)) } }
+        }
+    }
+
+    func unsubscribe(_ symbols: Set<String>) async {
+        demand.subtract(symbols)
+        writeDemand()
+        if upstream != nil { await syncUpstream() }
+    }
+
+    func close() async {
+        guard !isClosed else { return }
+        isClosed = true
+        for task in tasks { task.cancel() }
+        for watch in watches { watch.stop() }
+        if let upstream {
+            self.upstream = nil
+            upstream.reader.cancel()
+            await upstream.session.close()
+        }
+        if let revision = machine.releaseRevision {
+            publishState(.down, reason: "the leader \(settings.holder) quit")
+            _ = try? await keyValue.delete(leaseKey, expectedRevision: revision)
+        }
+        _ = try? await keyValue.delete(BusKeys.demand(instance: settings.instance, broker: broker))
+        output.finish()
+    }
+
+    // MARK: What the bus says
+
+    private func quoteWatch(_ event: NATSKeyValueWatchEvent) {
+        guard case .entry(let entry) = event, entry.operation == .put,
+              case .quote(_, let symbol)? = BusKeys.parse(entry.key)
+        else { return }
+        switch BusQuoteWire.decode(entry.value, symbol: symbol) {
+        case .success(let quote):
+            fromBus[symbol] = quote
+            if upstream == nil, demand.contains(symbol) { output.yield(.quote(quote)) }
+        case .failure(let error):
+            if upstream == nil, demand.contains(symbol) { output.yield(.skippedFrame(reason: "from the bus: \(error)")) }
+        }
+    }
+
+    private func controlWatch(_ event: NATSKeyValueWatchEvent) async {
+        switch event {
+        case .entry(let entry):
+            switch BusKeys.parse(entry.key) {
+            case .lease?:
+                let lease: BusLease? = entry.operation == .put
+                    ? try? BusRecords.decode(BusLease.self, from: entry.value, what: "the lease of \(broker)").get()
+                    : nil
+                let wasLeader = machine.role == .leader
+                machine.observed(lease, revision: entry.revision, at: now)
+                if wasLeader, machine.role == .follower { dropUpstream() }
+            case .state?:
+                leaderState = entry.operation == .put
+                    ? try? BusRecords.decode(BusBrokerState.self, from: entry.value, what: "the state of \(broker)").get()
+                    : nil
+            default:
+                break
+            }
+        case .caughtUp:
+            controlCaughtUp = true
+            machine.caughtUp(at: now)
+            await tick()
+        case .waiting, .restarting:
+            break
+        }
+        announce()
+    }
+
+    private func demandWatch(_ event: NATSKeyValueWatchEvent) async {
+        guard case .entry(let entry) = event, case .demand(let instance, _)? = BusKeys.parse(entry.key),
+              instance != settings.instance
+        else { return }
+        if entry.operation == .put, case .success(let demand) = BusRecords.decode(BusDemand.self, from: entry.value, what: "a demand for \(broker)") {
+            book.set(Set(demand.symbols), for: instance, at: now)
+        } else {
+            book.remove(instance)
+        }
+        if upstream != nil { await syncUpstream() }
+    }
+
+    private func connectionChanged(_ event: NATSConnectionEvent) {
+        switch event {
+        case .disconnected, .closed: busUp = false
+        case .connected, .reconnected: busUp = true
+        default: return
+        }
+        announce()
+    }
+
+    // MARK: Time
+
+    private func tick() async {
+        guard !isClosed else { return }
+        let now = self.now
+        if !book.expire(at: now).isEmpty, upstream != nil { await syncUpstream() }
+        if let written = demandWritten, now - written.at >= settings.demandHeartbeat { writeDemand() }
+        if demandWritten == nil { writeDemand() }
+        if let action = machine.next(at: now) { await perform(action) }
+        announce()
+    }
+
+    private func perform(_ action: LeaseMachine.Action) async {
+        let wasLeader = machine.role == .leader
+        do {
+            let revision: UInt64
+            switch action {
+            case .create(let lease):
+                revision = try await keyValue.create(leaseKey, BusRecords.encode(lease))
+            case .write(let lease, let expected):
+                revision = try await keyValue.update(leaseKey, BusRecords.encode(lease), expectedRevision: expected)
+            }
+            machine.written(revision: revision, at: now)
+        } catch {
+            if case .wrongLastRevision = error { machine.refused(at: now) } else { machine.failed(at: now) }
+        }
+        guard !isClosed else { return }
+        if !wasLeader, machine.role == .leader { await becomeLeader() }
+        if wasLeader, machine.role == .follower { dropUpstream() }
+    }
+
+    // MARK: Leading
+
+    private func becomeLeader() async {
+        guard let service = upstreamService, upstream == nil else { return }
+        publishState(.connecting)
+        announce()
+        let session: any QuoteStreamSession
+        do {
+            session = try await service.openSession()
+        } catch {
+            let held = machine.releaseRevision
+            machine.upstreamFailed(at: now)
+            publishState(.down, reason: "\(settings.holder) cannot connect: \(error.description)")
+            if let held { _ = try? await keyValue.delete(leaseKey, expectedRevision: held) }
+            output.yield(.retrying(at: Date().addingTimeInterval(Double(settings.lease.standDownAfterFailure.components.seconds)), after: error))
+            return
+        }
+        guard machine.role == .leader, !isClosed, upstream == nil else {
+            await session.close()
+            return
+        }
+        upstreamGeneration += 1
+        let generation = upstreamGeneration
+        let reader = Task {
+            do {
+                for try await event in session.events { self.upstreamEvent(event, generation: generation) }
+                await self.upstreamEnded(nil, generation: generation)
+            } catch {
+                await self.upstreamEnded(error, generation: generation)
+            }
+        }
+        upstream = LeaderUpstream(session: session, reader: reader, generation: generation)
+        upstreamSymbols = []
+        await syncUpstream()
+    }
+
+    private func syncUpstream() async {
+        guard let upstream else { return }
+        let wanted = book.union(with: demand)
+        let added = wanted.subtracting(upstreamSymbols)
+        let removed = upstreamSymbols.subtracting(wanted)
+        upstreamSymbols = wanted
+        if !added.isEmpty { await upstream.session.subscribe(added) }
+        if !removed.isEmpty { await upstream.session.unsubscribe(removed) }
+    }
+
+    private func upstreamEvent(_ event: QuoteEvent, generation: Int) {
+        guard upstream?.generation == generation else { return }
+        switch event {
+        case .quote(let quote):
+            if demand.contains(quote.symbol) { output.yield(event) }
+            publish(quote)
+        case .live:
+            output.yield(event)
+            publishState(.live)
+        case .retrying(_, let error):
+            output.yield(event)
+            publishState(.retrying, reason: error.description)
+        case .symbolFailed(let symbol, _):
+            if demand.contains(symbol) { output.yield(event) }
+        case .skippedFrame:
+            output.yield(event)
+        }
+    }
+
+    /// The broker's session ended under a leader: followers hear it from the state key, and this session
+    /// ends with the same error, so the hub reconnects as it would without the bus (a new session finds
+    /// the lease still its own and takes it back at once, or another process has it by then).
+    private func upstreamEnded(_ error: (any Error)?, generation: Int) async {
+        guard upstream?.generation == generation, !isClosed else { return }
+        let reason = (error as? BrokerError)?.description ?? error.map { String(describing: $0) } ?? "the stream ended"
+        publishState(.retrying, reason: "connection lost: \(reason)")
+        upstream = nil
+        await close()
+        output.finish(throwing: error ?? BrokerError.network("the stream ended"))
+    }
+
+    /// Lost the lease: the broker's session goes, and what this process shows comes from the bus again.
+    private func dropUpstream() {
+        guard let upstream else { return }
+        self.upstream = nil
+        upstreamSymbols = []
+        upstream.reader.cancel()
+        Task { await upstream.session.close() }
+        for symbol in demand.sorted() { if let quote = fromBus[symbol] { output.yield(.quote(quote)) } }
+    }
+
+    // MARK: Writing to the bus
+
+    private func publish(_ quote: CommonQuote) {
+        let subject: String
+        if let known = quoteSubjects[quote.symbol] {
+            subject = known
+        } else {
+            subject = "$KV.\(keyValue.bucket)." + BusKeys.quote(broker: broker, symbol: quote.symbol)
+            quoteSubjects[quote.symbol] = subject
+        }
+        fromBus[quote.symbol] = quote
+        try? keyValue.connection.publish(subject, payload: BusQuoteWire.encode(quote))
+    }
+
+    private func publishState(_ condition: BusBrokerState.Condition, reason: String = "") {
+        let state = BusBrokerState(condition: condition, reason: reason, leader: settings.holder)
+        try? keyValue.connection.publish(stateSubject, payload: BusRecords.encode(state))
+    }
+
+    private func writeDemand() {
+        demandWritten = (demand, now)
+        try? keyValue.connection.publish(demandSubject, payload: BusRecords.encode(BusDemand(symbols: demand)))
+    }
+
+    // MARK: Telling the hub and the footer
+
+    private func announce() {
+        guard !isClosed else { return }
+        if upstream != nil || machine.role == .leader {
+            routes.set(.leader, for: broker)
+            announced = nil
+            return
+        }
+        let status: FollowerStatus?
+        if !busUp {
+            routes.set(.busLost(reason: "the bus is unreachable"), for: broker)
+            status = .busLost
+        } else {
+            routes.set(.follower(leader: machine.leader), for: broker)
+            if !controlCaughtUp {
+                status = nil
+            } else if machine.leader == nil {
+                status = .noLeader
+            } else if let leaderState, leaderState.condition == .live {
+                status = .live
+            } else {
+                status = .leaderNotLive(leaderState?.reason ?? "connecting")
+            }
+        }
+        guard let status, status != announced else { return }
+        announced = status
+        let wait = Date().addingTimeInterval(Double(settings.lease.timeToLive.components.seconds))
+        switch status {
+        case .live:
+            output.yield(.live)
+        case .busLost:
+            output.yield(.retrying(at: wait, after: .network("the bus is unreachable: prices from it are not live")))
+        case .noLeader:
+            output.yield(.retrying(at: wait, after: .network("no process on the bus is connected to \(broker)")))
+        case .leaderNotLive(let reason):
+            output.yield(.retrying(at: wait, after: .network("the leader's connection to \(broker) is not live: \(reason)")))
+        }
+    }
+}

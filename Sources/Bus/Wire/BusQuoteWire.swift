@@ -1,0 +1,96 @@
+import Domain
+import Foundation
+
+/// A quote as the leader writes it to `quote.<broker>.<symbol>`: one line of ASCII, the symbol being in
+/// the key already.
+///
+///     q1 <last> <bid> <ask> <previous close> <volume> <time>
+///
+/// Prices are `ExactDecimal`'s own digits (never a binary float), `-` where the broker sent none;
+/// volume a whole number or `-`; time whole microseconds since 1970 (UTC). `q1` is the format's
+/// version: a reader refuses any other, so a newer leader can never be misread.
+///
+/// Text, not JSON: a quote crosses the bus for every change, and this form is read with no allocation
+/// but the `CommonQuote` itself, and by eye in `nats kv get`.
+public enum BusQuoteWire {
+    static let version = "q1"
+
+    public static func encode(_ quote: CommonQuote) -> [UInt8] {
+        var text = version
+        text.reserveCapacity(80)
+        text += " " + quote.last.description
+        text += " " + (quote.bid?.description ?? "-")
+        text += " " + (quote.ask?.description ?? "-")
+        text += " " + (quote.previousClose?.description ?? "-")
+        text += " " + (quote.volume.map(String.init) ?? "-")
+        text += " " + String(microseconds(quote.timestamp))
+        return Array(text.utf8)
+    }
+
+    /// The quote of `symbol` in `bytes`, or why it cannot be read (short, printable, no payload text).
+    public static func decode(_ bytes: [UInt8], symbol: String) -> Result<CommonQuote, BusWireError> {
+        let fields = bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard fields.count == 7 else {
+            return .failure(BusWireError("a quote has \(fields.count) fields, not 7"))
+        }
+        guard fields[0].elementsEqual(version.utf8) else {
+            return .failure(BusWireError("a quote is not in format \(version)"))
+        }
+        guard let last = price(fields[1]) else { return .failure(BusWireError("a quote's last price is not a decimal")) }
+        let bid: ExactDecimal?, ask: ExactDecimal?, close: ExactDecimal?
+        switch (optionalPrice(fields[2]), optionalPrice(fields[3]), optionalPrice(fields[4])) {
+        case (.some(let b), .some(let a), .some(let c)): (bid, ask, close) = (b, a, c)
+        default: return .failure(BusWireError("a quote's bid, ask or previous close is neither a decimal nor -"))
+        }
+        let volume: Int64?
+        if isDash(fields[5]) {
+            volume = nil
+        } else if let value = integer(fields[5]), value >= 0 {
+            volume = value
+        } else {
+            return .failure(BusWireError("a quote's volume is neither a whole number nor -"))
+        }
+        guard let time = integer(fields[6]) else { return .failure(BusWireError("a quote's time is not whole microseconds")) }
+        return .success(CommonQuote(
+            symbol: symbol, last: last, timestamp: Date(timeIntervalSince1970: Double(time) / 1_000_000),
+            bid: bid, ask: ask, previousClose: close, volume: volume))
+    }
+
+    static func microseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        guard value.isFinite, abs(value) < 9e18 else { return 0 }
+        return Int64(value)
+    }
+
+    private static func isDash(_ field: ArraySlice<UInt8>) -> Bool {
+        field.count == 1 && field.first == UInt8(ascii: "-")
+    }
+
+    private static func price(_ field: ArraySlice<UInt8>) -> ExactDecimal? {
+        guard !field.isEmpty, field.count <= 40 else { return nil }
+        return field.withUnsafeBufferPointer { ExactDecimal(parsingUTF8: $0) }
+    }
+
+    /// `.some(nil)` for `-`, `.some(value)` for a decimal, nil for anything else.
+    private static func optionalPrice(_ field: ArraySlice<UInt8>) -> ExactDecimal?? {
+        if isDash(field) { return .some(nil) }
+        return price(field).map { .some($0) }
+    }
+
+    private static func integer(_ field: ArraySlice<UInt8>) -> Int64? {
+        guard !field.isEmpty, field.count <= 20 else { return nil }
+        var digits = field[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+        }
+        return negative ? -value : value
+    }
+}
