@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import Networking
 
 /// What the client tests share: a real nats-server in a temporary directory, and client options that
