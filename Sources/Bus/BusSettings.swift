@@ -23,6 +23,9 @@ public struct BusSettings: Sendable {
     /// Unique per run.
     public var instance: String
     public var extraCAFile: String?
+    /// Told each lease decision and role change, one line each: the relay logs them; the interactive
+    /// app only with `COMMONBROKER_BUS_TRACE` set (its standard error is the screen).
+    public var trace: (@Sendable (String) -> Void)?
 
     public init(
         servers: [String], bucket: String = "commonbroker", role: BusRole = .auto, credentials: NATSCredentials? = nil,

@@ -28,14 +28,17 @@ public enum CommonBrokerMain {
             return await PortfolioCommand.run(app, kind: kind, format: format)
         case .importLots(let file, let again):
             return ImportLotsCommand.run(file: file, again: again, environment: environment)
+        case .relay(let options):
+            guard let app = compose(options, environment, relay: true) else { return 78 }
+            return await RelayCommand.run(app)
         case .paperStress(let options):
             return await PaperStressCommand.run(options)
         }
     }
 
-    private static func compose(_ options: RunOptions, _ environment: [String: String]) -> AppComposition? {
+    private static func compose(_ options: RunOptions, _ environment: [String: String], relay: Bool = false) -> AppComposition? {
         do {
-            return try AppComposition.build(options: options, environment: environment)
+            return try AppComposition.build(options: options, environment: environment, relay: relay)
         } catch {
             StandardError.write("commonbroker: \(error.description)")
             return nil

@@ -58,11 +58,14 @@ public struct BrokerStatus: Sendable, Hashable {
     public var state: BrokerConnectionState
     /// Frames its stream skipped as undecodable; the footer shows a count above zero.
     public var skippedFrames: Int
+    /// Its own connection, or the bus's (shown only when there is a bus).
+    public var route: QuoteRoute
 
-    public init(branding: ServiceBranding, state: BrokerConnectionState, skippedFrames: Int = 0) {
+    public init(branding: ServiceBranding, state: BrokerConnectionState, skippedFrames: Int = 0, route: QuoteRoute = .direct) {
         self.branding = branding
         self.state = state
         self.skippedFrames = skippedFrames
+        self.route = route
     }
 }
 

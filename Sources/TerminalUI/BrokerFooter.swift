@@ -129,6 +129,11 @@ struct BrokerFooter {
             }
             text.append(" ")
             text.append(Self.describe(broker.state, now: now), style: palette.connection(broker.state))
+            if let route = Self.describe(broker.route, long: names == .full) {
+                let lost = if case .busLost = broker.route { true } else { false }
+                text.append(" · ", style: .plain)
+                text.append(route, style: lost ? palette.connection(.failed(reason: "")) : .plain)
+            }
             if broker.skippedFrames > 0 {
                 text.append(" · " + Self.describeSkippedFrames(broker.skippedFrames), style: .plain)
             }
@@ -147,6 +152,20 @@ struct BrokerFooter {
         case .polling: "polling"
         case .retrying(let at, .rateLimited): "rate limited, retry in \(secondsLeft(until: at, now: now))s"
         case .retrying(_, let error): "retrying: " + error.shortReason
+        }
+    }
+
+    /// The bus's part, nil without a bus. `long` names the leader; the short forms keep a narrow footer.
+    /// The leader's name came over the network: sanitized and cut like any outside text.
+    static func describe(_ route: QuoteRoute, long: Bool) -> String? {
+        switch route {
+        case .direct: nil
+        case .leader: "leader"
+        case .follower(let leader?):
+            long ? "via bus (leader: \(TerminalText.truncate(TerminalText.sanitize(leader), toWidth: 32)))" : "via bus"
+        case .follower(nil): long ? "via bus (no leader)" : "via bus"
+        case .directWithoutBus: long ? "direct, bus unreachable" : "direct"
+        case .busLost: long ? "bus lost, not live" : "bus lost"
         }
     }
 

@@ -37,4 +37,10 @@ public struct DemandBook: Sendable {
     public func union(with own: Set<String>) -> Set<String> {
         entries.values.reduce(into: own) { $0.formUnion($1.symbols) }
     }
+
+    /// Connected to the bus again: heartbeats sent meanwhile could not arrive, so every entry's time
+    /// starts over rather than expiring for the bus's outage.
+    public mutating func busReturned(at now: Duration) {
+        for instance in entries.keys { entries[instance]?.seen = now }
+    }
 }

@@ -40,6 +40,8 @@ public struct LeaseMachine: Sendable {
     private var lastRenewal: Duration = .zero
     private var writeInFlight = false
     private var standingDownUntil: Duration?
+    /// The bus connection is down: nothing is written until it is back (see `busLost`).
+    private var busAway = false
 
     public init(me: BusLease, policy: LeasePolicy, canLead: Bool) {
         self.me = me
@@ -75,7 +77,7 @@ public struct LeaseMachine: Sendable {
 
     /// The write to make now, if any; nil while one is in flight.
     public mutating func next(at now: Duration) -> Action? {
-        guard !writeInFlight, caughtUp else { return nil }
+        guard !writeInFlight, caughtUp, !busAway else { return nil }
         let action: Action?
         switch role {
         case .leader:
@@ -137,5 +139,30 @@ public struct LeaseMachine: Sendable {
     private mutating func stepDown() {
         role = .follower
         heldRevision = nil
+    }
+
+    // MARK: The bus going and coming back
+
+    /// Connected to the bus again: renewals made meanwhile could not be seen, so the lease's time
+    /// starts over from now. Without this, a follower would take the lease from a leader that renewed
+    /// all along on a node this follower could not reach, or that has not had a moment to renew yet.
+    public mutating func busReturned(at now: Duration) {
+        busAway = false
+        sighting?.since = now
+    }
+
+    /// The bus connection dropped. No lease is written while it is down: a follower cannot see
+    /// renewals, so it cannot judge the lease expired; and a write made now would be queued by the
+    /// client and sent on reconnection, long after its answer was given up on, taking a lease nobody
+    /// then knows it holds.
+    public mutating func busLost() {
+        busAway = true
+    }
+
+    /// A follower has seen no renewal for two renewal periods: its leader is probably gone, and what it
+    /// shows may no longer be live, though the lease has not expired yet.
+    public func leaderSilent(at now: Duration) -> Bool {
+        guard role == .follower, let sighting, sighting.lease != nil else { return false }
+        return now - sighting.since > policy.renewEvery * 2
     }
 }

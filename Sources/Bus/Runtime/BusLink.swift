@@ -11,7 +11,7 @@ import Networking
 /// Once connected, the connection itself reconnects for ever (NATSConnection), and sessions follow its
 /// events.
 public actor BusLink {
-    public let settings: BusSettings
+    public nonisolated let settings: BusSettings
     private let retryAfter: Duration
     private var connected: NATSKeyValue?
     private var attempt: Task<Result<NATSKeyValue, BusUnavailable>, Never>?

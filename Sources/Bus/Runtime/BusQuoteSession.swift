@@ -176,7 +176,11 @@ actor BusQuoteSession: QuoteStreamSession {
                     : nil
                 let wasLeader = machine.role == .leader
                 machine.observed(lease, revision: entry.revision, at: now)
-                if wasLeader, machine.role == .follower { dropUpstream() }
+                trace("lease at revision \(entry.revision): \(lease.map { "\($0.holder) (\($0.instance))" } ?? "none")")
+                if wasLeader, machine.role == .follower {
+                    trace("another process holds the lease now: stepping down")
+                    dropUpstream()
+                }
             case .state?:
                 leaderState = entry.operation == .put
                     ? try? BusRecords.decode(BusBrokerState.self, from: entry.value, what: "the state of \(broker)").get()
@@ -208,8 +212,14 @@ actor BusQuoteSession: QuoteStreamSession {
 
     private func connectionChanged(_ event: NATSConnectionEvent) {
         switch event {
-        case .disconnected, .closed: busUp = false
-        case .connected, .reconnected: busUp = true
+        case .disconnected, .closed:
+            busUp = false
+            machine.busLost()
+        case .connected, .reconnected:
+            trace("bus connection: \(event)")
+            busUp = true
+            machine.busReturned(at: now)
+            book.busReturned(at: now)
         default: return
         }
         announce()
@@ -220,7 +230,8 @@ actor BusQuoteSession: QuoteStreamSession {
     private func tick() async {
         guard !isClosed else { return }
         let now = self.now
-        if !book.expire(at: now).isEmpty, upstream != nil { await syncUpstream() }
+        // While the bus is down no heartbeat can arrive: nobody's demand is judged by it.
+        if busUp, !book.expire(at: now).isEmpty, upstream != nil { await syncUpstream() }
         if let written = demandWritten, now - written.at >= settings.demandHeartbeat { writeDemand() }
         if demandWritten == nil { writeDemand() }
         if let action = machine.next(at: now) { await perform(action) }
@@ -229,6 +240,9 @@ actor BusQuoteSession: QuoteStreamSession {
 
     private func perform(_ action: LeaseMachine.Action) async {
         let wasLeader = machine.role == .leader
+        defer {
+            if wasLeader != (machine.role == .leader) { trace("\(machine.role == .leader ? "took" : "lost") the lease after \(action)") }
+        }
         do {
             let revision: UInt64
             switch action {
@@ -239,6 +253,7 @@ actor BusQuoteSession: QuoteStreamSession {
             }
             machine.written(revision: revision, at: now)
         } catch {
+            trace("lease write \(action) failed: \(error)")
             if case .wrongLastRevision = error { machine.refused(at: now) } else { machine.failed(at: now) }
         }
         guard !isClosed else { return }
@@ -359,6 +374,14 @@ actor BusQuoteSession: QuoteStreamSession {
 
     // MARK: Telling the hub and the footer
 
+    private func trace(_ line: String) {
+        settings.trace?("\(broker): \(line)")
+    }
+
+    private static func seconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds
+    }
+
     private func announce() {
         guard !isClosed else { return }
         if upstream != nil || machine.role == .leader {
@@ -376,6 +399,8 @@ actor BusQuoteSession: QuoteStreamSession {
                 status = nil
             } else if machine.leader == nil {
                 status = .noLeader
+            } else if machine.leaderSilent(at: now) {
+                status = .leaderNotLive("no word from \(machine.leader ?? "it") for \(Self.seconds(settings.lease.renewEvery * 2)) s")
             } else if let leaderState, leaderState.condition == .live {
                 status = .live
             } else {

@@ -12,6 +12,7 @@ extension CommandLineArguments {
           commonbroker print [--json] [same options]
           commonbroker print positions|orders [--json|--csv] [same options]
           commonbroker import lots FILE.csv [--again]
+          commonbroker relay [--config PATH] [--env production|sandbox]
           commonbroker --help | --version
 
         COMMANDS
@@ -23,6 +24,9 @@ extension CommandLineArguments {
           import lots FILE  Add the lots in a CSV file to the book of holdings kept
                             elsewhere, shown with the positions; all or nothing:
                             a file with errors imports nothing (see LOTS below).
+          relay             Hold every broker's connection for the terminals on the
+                            bus (config "bus"), with no screen: logs to standard
+                            error, stops on SIGTERM or Ctrl-C.
 
         OPTIONS
           --demo            Use only the built-in demo brokers (no account, no network).

@@ -33,6 +33,7 @@ public enum CommandLineArguments {
         var portfolio: PortfolioReport.Kind?
         /// `import`, then `lots`, then the file: each set as its word is read.
         var isImport = false
+        var isRelay = false
         var importsLots = false
         var importFile: String?
         var again = false
@@ -79,6 +80,12 @@ public enum CommandLineArguments {
                     throw UsageError("option '\(runOption)' does not apply to import lots, which takes a file and --again")
                 }
                 return .importLots(file: importFile, again: again)
+            }
+            if isRelay {
+                if options.demo || options.symbols != nil {
+                    throw UsageError("relay takes the brokers of the config and serves what the terminals show; --demo and --symbols do not apply")
+                }
+                return .relay(options)
             }
             if let portfolio {
                 return .printPortfolio(options, portfolio, json ? .json : csv ? .csv : .table)
@@ -183,8 +190,10 @@ public enum CommandLineArguments {
                 try importPositional(argument)
                 return
             }
-            let isFirstPositional = !isPrint
+            let isFirstPositional = !isPrint && !isRelay
             switch argument {
+            case "relay" where isFirstPositional:
+                isRelay = true
             case "print" where isFirstPositional:
                 isPrint = true
             case "import" where isFirstPositional:
@@ -194,7 +203,7 @@ public enum CommandLineArguments {
             case "orders" where isPrint && portfolio == nil:
                 portfolio = .orders
             default:
-                let hint = isFirstPositional ? "the commands are print and import lots" : "print takes positions or orders, or nothing for quotes"
+                let hint = isFirstPositional ? "the commands are print, import lots and relay" : "print takes positions or orders, or nothing for quotes"
                 throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; \(hint); \(CommandLineArguments.helpReminder)")
             }
         }

@@ -11,6 +11,9 @@ public enum Invocation: Sendable, Equatable {
     /// `import lots FILE [--again]`: add the lots of a CSV file to the holdings book; `again` imports a
     /// file whose bytes were imported before.
     case importLots(file: String, again: Bool)
+    /// `relay`: a headless leader on the bus: holds the brokers' connections for every terminal, logs to
+    /// standard error, stops on SIGTERM or SIGINT.
+    case relay(RunOptions)
     /// Hidden: the paper broker under a burst of orders, for the kill -9 end-to-end test.
     case paperStress(PaperStressOptions)
 }

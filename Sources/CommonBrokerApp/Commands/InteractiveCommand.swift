@@ -71,6 +71,7 @@ enum InteractiveCommand {
             StandardError.write("commonbroker: \(error)")
             await desk.stop()
             await app.hub.shutdown()
+            await app.bus?.close()
             return 1
         }
         await runtime.send(.resize(session.size))
@@ -80,6 +81,13 @@ enum InteractiveCommand {
             group.addTask {
                 for await event in events {
                     await runtime.send(event)
+                }
+                return 0
+            }
+            group.addTask {
+                // The footer says how each broker's quotes arrive when there is a bus.
+                for await (broker, route) in app.routes.changes() {
+                    input.yield(.route(brokerID: broker, route))
                 }
                 return 0
             }
@@ -107,7 +115,9 @@ enum InteractiveCommand {
         }
         await runtime.stop()
         await desk.stop()
+        // The hub closes every session first, so a leader lets go of its leases before the bus closes.
         await app.hub.shutdown()
+        await app.bus?.close()
         return status
     }
 }

@@ -1,4 +1,5 @@
 import BrokerAdapters
+import Bus
 import Domain
 import Foundation
 import Interactors
@@ -26,6 +27,12 @@ struct AppComposition {
     let tradingBrokers: [RealTradingBroker]
     /// Lots imported with `commonbroker import lots`, shown on the positions screen.
     let holdings: ManualHoldings
+    /// The bus, when the config has a `bus` section and real brokers run: each broker's route for the footer.
+    let bus: BusLink?
+    let routes: BusRouteBoard
+    /// The bus sessions of the brokers this process may lead, for `commonbroker relay`, which keeps them
+    /// open without a hub.
+    let relayed: [AnyStreamingQuoteService]
 
     /// A real broker that trades, as the trading desk takes it.
     struct RealTradingBroker {
@@ -37,7 +44,8 @@ struct AppComposition {
         let description: String
     }
 
-    static func build(options: RunOptions, environment: [String: String]) throws(StartupError) -> AppComposition {
+    /// `relay`: built for `commonbroker relay`, a pinned leader of every broker it has credentials for.
+    static func build(options: RunOptions, environment: [String: String], relay: Bool = false) throws(StartupError) -> AppComposition {
         let paths: AppPaths
         switch AppPaths.resolve(configOption: options.configPath, environment: environment) {
         case .success(let resolved): paths = resolved
@@ -81,8 +89,27 @@ struct AppComposition {
         let demoBrokers = showDemo
             ? DemoBrokers.make(settings: DemoBrokerSettings(seed: seed, tickInterval: config.brokers.demo.tickInterval))
             : []
-        let quoteServices: [any QuoteService] = real.map(\.quoteService) + demoBrokers
-        let streams = real.map(\.stream) + demoBrokers.map { AnyStreamingQuoteService($0) }
+        // On the bus, a broker without credentials here is followed, never asked directly.
+        let bus = config.bus.flatMap { section -> BusLink? in
+            guard !real.isEmpty else { return nil }
+            var settings = section.settings(environment: environment)
+            if relay { settings.role = .leader }
+            if relay || !(environment["COMMONBROKER_BUS_TRACE"] ?? "").isEmpty {
+                settings.trace = { StandardError.write("bus: \($0)") }
+            }
+            return BusLink(settings: settings)
+        }
+        let routes = BusRouteBoard()
+        let asked = bus == nil ? real : real.filter(\.hasCredentials)
+        let quoteServices: [any QuoteService] = asked.map(\.quoteService) + demoBrokers
+        let relayed: [AnyStreamingQuoteService]
+        let realStreams = real.map { broker in
+            guard let bus else { return broker.stream }
+            return AnyStreamingQuoteService(BusQuoteService(
+                branding: broker.stream.branding, link: bus, upstream: broker.hasCredentials ? broker.stream : nil, routes: routes))
+        }
+        relayed = bus == nil ? [] : zip(real, realStreams).filter { $0.0.hasCredentials }.map(\.1)
+        let streams = realStreams + demoBrokers.map { AnyStreamingQuoteService($0) }
         let hub = MarketDataHub(services: streams, snapshotSources: quoteServices, randomSeed: seed)
 
         let watchlist: WatchlistStore
@@ -110,7 +137,10 @@ struct AppComposition {
             colorEnabled: config.usesColor(noColorOption: options.noColor, environment: environment),
             stateDirectory: paths.stateDirectory,
             tradingBrokers: real.compactMap(\.trading),
-            holdings: ManualHoldings(file: ManualHoldingsFile(directory: URL(fileURLWithPath: paths.stateDirectory)))
+            holdings: ManualHoldings(file: ManualHoldingsFile(directory: URL(fileURLWithPath: paths.stateDirectory))),
+            bus: bus,
+            routes: routes,
+            relayed: relayed
         )
     }
 }

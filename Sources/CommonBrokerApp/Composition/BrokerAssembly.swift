@@ -16,6 +16,8 @@ struct BrokerAssembly {
         var stream: AnyStreamingQuoteService
         /// Orders and positions, for brokers whose API takes them.
         var trading: AppComposition.RealTradingBroker? = nil
+        /// Every credential it needs is set: it may connect (and lead it on the bus).
+        var hasCredentials = true
     }
 
     /// Documented request budgets (reference §1.4, §2.4, §3.1, §4.1), kept a little under the limit.
@@ -155,7 +157,9 @@ struct BrokerAssembly {
             if let streamURL, let warning = unencryptedWarning(streamURL, broker: section.id) { warnings.append(warning) }
             // The broker paces itself through its gate; a limiter of the poller's own would count twice.
             let upstream = stream ?? AnyStreamingQuoteService(PollingQuoteStream(service: quotes, settings: polling, rateLimiter: nil))
-            return Broker(quoteService: quotes, accountService: accounts, stream: upstream, trading: trading)
+            return Broker(
+                quoteService: quotes, accountService: accounts, stream: upstream, trading: trading,
+                hasCredentials: section.missingCredentials(in: environment).isEmpty)
         }
         return (brokers, notes, warnings)
     }

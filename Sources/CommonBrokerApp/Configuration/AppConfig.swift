@@ -16,6 +16,8 @@ public struct AppConfig: Sendable, Equatable {
     public var brokers: Brokers
     public var trading: Trading
     public var paper: Paper
+    /// Nil without a `bus` section: every process connects to its brokers itself.
+    public var bus: Bus?
 
     public static let staleAfterSecondsRange = 1...86_400
     public static let highlightMillisecondsRange = 0...10_000
@@ -29,7 +31,8 @@ public struct AppConfig: Sendable, Equatable {
         tls: TLS = TLS(),
         brokers: Brokers = Brokers(),
         trading: Trading = Trading(),
-        paper: Paper = Paper()
+        paper: Paper = Paper(),
+        bus: Bus? = nil
     ) {
         self.symbols = symbols
         self.staleAfterSeconds = staleAfterSeconds
@@ -40,6 +43,7 @@ public struct AppConfig: Sendable, Equatable {
         self.brokers = brokers
         self.trading = trading
         self.paper = paper
+        self.bus = bus
     }
 
     /// The configuration used when there is no config file.

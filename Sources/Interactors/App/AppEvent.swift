@@ -26,4 +26,6 @@ public enum AppEvent: Sendable {
     case orderCancelled(brokerID: String, OrderID, Result<Void, BrokerError>)
     /// A broker changed an order on its own: a paper fill, an expiry at the close.
     case trading(TradingActivity)
+    /// How a broker's quotes reach this process changed (the bus: leader, follower of whom, lost).
+    case route(brokerID: String, QuoteRoute)
 }

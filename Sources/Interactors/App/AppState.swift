@@ -46,6 +46,8 @@ public struct AppState: Sendable {
     var portfolioAskedAt: Date?
     /// Orders sent this run, for client order ids.
     var ordersSent = 0
+    /// How each broker's quotes arrive, where the bus said (absent: its own connection).
+    public private(set) var routes: [String: QuoteRoute] = [:]
     /// The time of the last event, for what the view derives from the date (today's P&L).
     private var viewTime = Date.distantPast
 
@@ -148,6 +150,9 @@ public struct AppState: Sendable {
             return []
         case .resize(let size):
             terminalSize = size
+            return []
+        case .route(let brokerID, let route):
+            routes[brokerID] = route
             return []
         case .tick:
             if let message, !message.isShown(at: now) { self.message = nil }
@@ -628,7 +633,9 @@ public struct AppState: Sendable {
             sort: sort,
             front: front,
             brokers: statuses.statuses.map {
-                BrokerStatus(branding: $0.branding, state: $0.state, skippedFrames: statuses.skippedFrameCount(for: $0.branding.id))
+                BrokerStatus(
+                    branding: $0.branding, state: $0.state, skippedFrames: statuses.skippedFrameCount(for: $0.branding.id),
+                    route: routes[$0.branding.id] ?? .direct)
             },
             isDemo: settings.isDemo,
             message: message,
