@@ -1,0 +1,90 @@
+import Bus
+import Domain
+import Foundation
+import Networking
+import Synchronization
+import TestSupport
+
+/// What the live bus tests share: a real nats-server with JetStream in a temporary directory, bus
+/// settings with short leases (the product's own timing, scaled down: 900 ms to live, renewed every
+/// 300 ms), and a reader that keeps every event a session reports.
+enum BusLiveRig {
+    static let policy = LeasePolicy(timeToLive: .milliseconds(900), renewEvery: .milliseconds(300), standDownAfterFailure: .seconds(2))
+
+    static func with<T>(_ body: (NATSServerProcess) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cb-bus-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await NATSServerProcess.start(in: directory)
+        do {
+            let result = try await body(server)
+            await server.kill()
+            return result
+        } catch {
+            await server.kill()
+            throw error
+        }
+    }
+
+    static func settings(_ servers: [String], instance: String, role: BusRole = .auto) -> BusSettings {
+        BusSettings(
+            servers: servers, bucket: "bustest", role: role, lease: policy, demandHeartbeat: .milliseconds(300),
+            connectTimeout: .seconds(2), holder: "host-\(instance):1", instance: instance)
+    }
+
+    /// Polls `condition` until it holds, or fails after `timeout` saying what was awaited.
+    static func eventually(
+        _ what: String, within timeout: Duration = .seconds(10), _ condition: () async -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Timeout(description: "waited \(timeout) for: \(what)")
+    }
+
+    struct Timeout: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+/// Every event of one session, kept for the test to look at.
+final class EventLog: Sendable {
+    private final class Store: Sendable {
+        let events = Mutex<[QuoteEvent]>([])
+        let ended = Mutex(false)
+    }
+
+    private let store = Store()
+    private let reader: Task<Void, Never>
+
+    init(_ session: any QuoteStreamSession) {
+        let store = store
+        reader = Task {
+            do {
+                for try await event in session.events { store.events.withLock { $0.append(event) } }
+            } catch {}
+            store.ended.withLock { $0 = true }
+        }
+    }
+
+    deinit {
+        reader.cancel()
+    }
+
+    var all: [QuoteEvent] { store.events.withLock { $0 } }
+
+    var quotes: [CommonQuote] {
+        all.compactMap { if case .quote(let quote) = $0 { quote } else { nil } }
+    }
+
+    func lastQuote(_ symbol: String) -> CommonQuote? {
+        quotes.last { $0.symbol == symbol }
+    }
+
+    var hasEnded: Bool { store.ended.withLock { $0 } }
+
+    var lastStatus: QuoteEvent? {
+        all.last { if case .quote = $0 { false } else { true } }
+    }
+}

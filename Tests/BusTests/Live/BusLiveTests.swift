@@ -1,0 +1,190 @@
+import Bus
+import Domain
+import Foundation
+import Networking
+import Testing
+
+/// The bus against a real nats-server: one process leads a broker and the others follow it, demand is
+/// unioned across processes, and the lease passes on when the leader quits or dies.
+@Suite(.serialized) struct BusLiveTests {
+    static func quote(_ symbol: String, _ last: String, micros: Int64 = 1_795_000_000_123_456) -> CommonQuote {
+        CommonQuote(
+            symbol: symbol, last: ExactDecimal(parsing: last)!, timestamp: Date(timeIntervalSince1970: Double(micros) / 1e6),
+            bid: ExactDecimal(parsing: last)! - ExactDecimal(parsing: "0.01")!, ask: nil, previousClose: ExactDecimal(parsing: "100")!, volume: 42)
+    }
+
+    @Test func oneProcessLeadsAndTheOtherGetsItsQuotesWithDemandUnionedUpstream() async throws {
+        try await BusLiveRig.with { server in
+            let routes = BusRouteBoard()
+            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
+            let linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
+            let linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b"))
+            let serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: routes)
+            let serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: BusRouteBoard())
+
+            let sessionA = try await serviceA.openSession()
+            let eventsA = EventLog(sessionA)
+            await sessionA.subscribe(["AAPL"])
+            try await BusLiveRig.eventually("A leads and subscribes AAPL upstream") { upstreamA.subscribed == ["AAPL"] }
+            #expect(routes.route(of: upstreamA.branding.id) == .leader)
+
+            let sessionB = try await serviceB.openSession()
+            let eventsB = EventLog(sessionB)
+            await sessionB.subscribe(["MSFT", "BRK.B"])
+            try await BusLiveRig.eventually("B's demand reaches A's upstream") { upstreamA.subscribed == ["AAPL", "MSFT", "BRK.B"] }
+
+            let msft = Self.quote("MSFT", "421.5")
+            upstreamA.push(.quote(msft))
+            upstreamA.push(.quote(Self.quote("BRK.B", "470.25")))
+            upstreamA.push(.quote(Self.quote("AAPL", "227.52")))
+            try await BusLiveRig.eventually("B gets MSFT and BRK.B from the bus") {
+                eventsB.lastQuote("MSFT") != nil && eventsB.lastQuote("BRK.B") != nil
+            }
+            #expect(eventsB.lastQuote("MSFT") == msft)
+            try await BusLiveRig.eventually("A gets its own AAPL straight from upstream") { eventsA.lastQuote("AAPL") != nil }
+            // Each process is given only the symbols it shows.
+            #expect(eventsB.lastQuote("AAPL") == nil)
+            #expect(eventsA.lastQuote("MSFT") == nil)
+            try await BusLiveRig.eventually("B hears the leader is live") { eventsB.lastStatus == .live }
+            #expect(upstreamB.opened == 0)
+            #expect(upstreamA.opened == 1)
+
+            await sessionB.unsubscribe(["MSFT"])
+            try await BusLiveRig.eventually("B's dropped symbol leaves the upstream") { upstreamA.subscribed == ["AAPL", "BRK.B"] }
+
+            await sessionA.close()
+            await sessionB.close()
+            await linkA.close()
+            await linkB.close()
+        }
+    }
+
+    @Test func aLeaderThatQuitsHandsOverAtOnceAndALateJoinerGetsTheCurrentQuote() async throws {
+        try await BusLiveRig.with { server in
+            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
+            let linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
+            let linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b"))
+            let serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: BusRouteBoard())
+            let routesB = BusRouteBoard()
+            let serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: routesB)
+
+            let sessionA = try await serviceA.openSession()
+            await sessionA.subscribe(["AAPL"])
+            try await BusLiveRig.eventually("A leads") { upstreamA.subscribed == ["AAPL"] }
+            let aapl = Self.quote("AAPL", "227.52")
+            upstreamA.push(.quote(aapl))
+
+            // B starts after the quote was written: the watch gives it the latest value at once.
+            let sessionB = try await serviceB.openSession()
+            let eventsB = EventLog(sessionB)
+            await sessionB.subscribe(["AAPL"])
+            try await BusLiveRig.eventually("B gets the quote written before it joined") { eventsB.lastQuote("AAPL") == aapl }
+            #expect(routesB.route(of: upstreamB.branding.id) == .follower(leader: "host-a:1"))
+
+            let closedAt = ContinuousClock.now
+            await sessionA.close()
+            try await BusLiveRig.eventually("B takes over and subscribes what it shows") { upstreamB.subscribed == ["AAPL"] }
+            // A released the lease, so B did not wait for it to expire.
+            #expect(closedAt.duration(to: .now) < BusLiveRig.policy.timeToLive + .milliseconds(600))
+            #expect(routesB.route(of: upstreamB.branding.id) == .leader)
+            upstreamB.push(.quote(Self.quote("AAPL", "228")))
+            try await BusLiveRig.eventually("B's own upstream feeds it") { eventsB.lastQuote("AAPL")?.last == ExactDecimal(parsing: "228") }
+
+            await sessionB.close()
+            await linkA.close()
+            await linkB.close()
+        }
+    }
+
+    @Test func aLeaderThatDiesIsReplacedAfterItsLeaseExpires() async throws {
+        try await BusLiveRig.with { server in
+            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
+            let linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
+            let linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b"))
+            let serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: BusRouteBoard())
+            let serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: BusRouteBoard())
+
+            let sessionA = try await serviceA.openSession()
+            await sessionA.subscribe(["AAPL"])
+            try await BusLiveRig.eventually("A leads") { upstreamA.subscribed == ["AAPL"] }
+            let sessionB = try await serviceB.openSession()
+            let eventsB = EventLog(sessionB)
+            await sessionB.subscribe(["MSFT"])
+            try await BusLiveRig.eventually("B's demand reaches A") { upstreamA.subscribed.contains("MSFT") }
+
+            // A dies: its connection to the bus goes without a word (no release, no more renewals).
+            await linkA.close()
+            try await BusLiveRig.eventually("B takes over once A's lease expired", within: .seconds(10)) { upstreamB.subscribed.contains("MSFT") }
+            // A's demand was its own; it expires with it, so B ends up asking only for what it shows.
+            try await BusLiveRig.eventually("A's demand expires") { upstreamB.subscribed == ["MSFT"] }
+            upstreamB.push(.quote(Self.quote("MSFT", "400")))
+            try await BusLiveRig.eventually("B's quotes flow again") { eventsB.lastQuote("MSFT")?.last == ExactDecimal(parsing: "400") }
+
+            await sessionA.close()
+            await sessionB.close()
+            await linkB.close()
+        }
+    }
+
+    @Test func aFollowerWithoutCredentialsNeverConnectsAndSaysThereIsNoLeader() async throws {
+        try await BusLiveRig.with { server in
+            let upstreamA = FakeUpstream()
+            let link = BusLink(settings: BusLiveRig.settings([server.url], instance: "f"))
+            let routes = BusRouteBoard()
+            let service = BusQuoteService(branding: upstreamA.branding, link: link, upstream: nil, routes: routes)
+            let session = try await service.openSession()
+            let events = EventLog(session)
+            await session.subscribe(["AAPL"])
+            try await BusLiveRig.eventually("the follower says nobody leads") {
+                if case .retrying(_, .network(let reason)) = events.lastStatus { reason.contains("no process on the bus") } else { false }
+            }
+            #expect(routes.route(of: upstreamA.branding.id) == .follower(leader: nil))
+            await session.close()
+            await link.close()
+        }
+    }
+
+    @Test func aQuoteOnTheBusThatCannotBeReadIsSkippedAndSaidSo() async throws {
+        try await BusLiveRig.with { server in
+            let upstreamA = FakeUpstream()
+            let link = BusLink(settings: BusLiveRig.settings([server.url], instance: "f"))
+            let service = BusQuoteService(branding: upstreamA.branding, link: link, upstream: nil, routes: BusRouteBoard())
+            let session = try await service.openSession()
+            let events = EventLog(session)
+            await session.subscribe(["AAPL"])
+            guard case .success(let keyValue) = await link.keyValue() else {
+                Issue.record("the bus should be reachable")
+                return
+            }
+            try await keyValue.put(BusKeys.quote(broker: upstreamA.branding.id, symbol: "AAPL"), Array("q1 12x 1 1 1 1 1".utf8))
+            try await BusLiveRig.eventually("the follower reports the bad quote") {
+                events.all.contains { if case .skippedFrame(let reason) = $0 { reason.contains("last price is not a decimal") } else { false } }
+            }
+            #expect(events.quotes.isEmpty)
+            await session.close()
+            await link.close()
+        }
+    }
+
+    @Test func withoutTheBusAProcessWithCredentialsConnectsItselfAndOneWithoutSaysWhy() async throws {
+        // A port nothing listens on: the bus's first connection fails at once.
+        let settings = BusLiveRig.settings(["nats://127.0.0.1:9"], instance: "d")
+        let link = BusLink(settings: settings)
+        let upstream = FakeUpstream()
+        let routes = BusRouteBoard()
+        let direct = BusQuoteService(branding: upstream.branding, link: link, upstream: upstream.service, routes: routes)
+        let session = try await direct.openSession()
+        await session.subscribe(["AAPL"])
+        #expect(upstream.subscribed == ["AAPL"])
+        guard case .directWithoutBus(let reason)? = routes.route(of: upstream.branding.id) else {
+            Issue.record("the route should say the bus is unreachable, not \(String(describing: routes.route(of: upstream.branding.id)))")
+            return
+        }
+        #expect(reason.contains("cannot connect to nats://127.0.0.1:9"))
+        await session.close()
+
+        let followerOnly = BusQuoteService(branding: upstream.branding, link: link, upstream: nil, routes: routes)
+        await #expect(throws: BrokerError.self) { try await followerOnly.openSession() }
+        #expect(routes.route(of: upstream.branding.id).map { if case .busLost = $0 { true } else { false } } == true)
+    }
+}
