@@ -41,6 +41,45 @@ import Testing
         }
         #expect(keys(document.root["trading"]) == Set(AppConfig.Trading.validKeys))
         #expect(keys(document.root["paper"]) == Set(AppConfig.Paper.validKeys))
+        // The bus is off in the example (null); its comments name every key it takes.
+        let busComments = (document.root.objectMembers ?? []).filter { $0.key == "//bus" }.compactMap(\.value.stringValue).joined(separator: " ")
+        for key in AppConfig.Bus.validKeys {
+            #expect(busComments.contains(key), "the //bus comments should document \(key)")
+        }
+    }
+
+    @Test func busSection() throws {
+        #expect(AppConfig.default.bus == nil, "no bus unless the config has one")
+        let config = try load(#"{"bus": {"url": ["nats://a:4222", "tls://b:4222"], "bucket": "desk-1", "role": "follower", "replicas": 3, "leaseSeconds": 9, "token": "s3cret"}}"#).get()
+        let bus = try #require(config.bus)
+        #expect(bus.urls == ["nats://a:4222", "tls://b:4222"])
+        #expect(bus.bucket == "desk-1")
+        #expect(bus.role == .follower)
+        #expect(bus.replicas == 3)
+        let settings = bus.settings(environment: [:])
+        #expect(settings.lease.timeToLive == .seconds(9))
+        #expect(settings.lease.renewEvery == .seconds(3))
+        #expect(settings.credentials == .token("s3cret"))
+        #expect(!String(describing: bus).contains("s3cret"), "a printed config hides the secret")
+        // The environment wins over the file, as for brokers.
+        let fromEnvironment = bus.settings(environment: ["COMMONBROKER_BUS_USER": "desk", "COMMONBROKER_BUS_PASSWORD": "pw", "COMMONBROKER_BUS_TOKEN": ""])
+        #expect(fromEnvironment.credentials == .token("s3cret"), "an empty variable does not override the file")
+        let single = try #require(try load(#"{"bus": {"url": "nats://127.0.0.1:4222"}}"#).get().bus)
+        #expect(single.urls == ["nats://127.0.0.1:4222"])
+        #expect(single.role == .auto)
+        #expect(single.bucket == "commonbroker")
+        #expect(single.settings(environment: ["COMMONBROKER_BUS_USER": "desk", "COMMONBROKER_BUS_PASSWORD": "pw"]).credentials == .userPassword(user: "desk", password: "pw"))
+        #expect(try load(#"{"bus": null}"#).get().bus == nil)
+
+        #expect(message(#"{"bus": {}}"#).contains("has no \"url\""))
+        // Not echoed: a server URL may carry a user and password.
+        #expect(message(#"{"bus": {"url": "http://u:pw@x:4222"}}"#) == #"config.json:1:17: "bus.url" is not a NATS server URL; write nats://host:port or tls://host:port"#)
+        #expect(message(#"{"bus": {"url": []}}"#).contains("is an empty list"))
+        #expect(message(#"{"bus": {"url": "nats://x", "bucket": "a.b"}}"#).contains("\"bus.bucket\""))
+        #expect(message(#"{"bus": {"url": "nats://x", "role": "boss"}}"#).contains("\"bus.role\" must be one of"))
+        #expect(message(#"{"bus": {"url": "nats://x", "leaseSeconds": 1}}"#).contains("between 2 and 300"))
+        #expect(message(#"{"bus": {"url": "nats://x", "token": ""}}"#).contains("is empty"))
+        #expect(message(#"{"bus": {"url": "nats://x", "lease": 5}}"#).contains("leaseSeconds"), "a near miss suggests the key")
     }
 
     @Test func tradingAndPaperSections() throws {
@@ -151,7 +190,7 @@ import Testing
           "colour": false
         }
         """
-        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers, trading, paper")
+        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers, trading, paper, bus")
         #expect(load(text).failureValue?.keyPath == "colour")
         #expect(load(text).failureValue?.position == SourcePosition(line: 3, column: 3))
     }

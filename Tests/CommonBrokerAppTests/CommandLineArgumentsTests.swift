@@ -89,15 +89,23 @@ import Testing
     /// in an argument cannot colour or move anything in the terminal.
     @Test func argumentsAreQuotedAsTypedAndEscaped() {
         #expect(usageMessage("--symbols", "A\u{1B}[31mb") == "invalid symbol in --symbols: A\\u{1b}[31mb contains '\\u{1b}'; use letters, digits, . - / ^")
-        #expect(usageMessage("pr\u{1B}]0;x\u{7}int") == "unexpected argument 'pr\\u{1b}]0;x\\u{7}int'; the commands are print and import lots; see commonbroker --help")
+        #expect(usageMessage("pr\u{1B}]0;x\u{7}int") == "unexpected argument 'pr\\u{1b}]0;x\\u{7}int'; the commands are print, import lots and relay; see commonbroker --help")
         #expect(usageMessage("--b\u{202E}ad") == "unknown option '--b\\u{202e}ad'; see commonbroker --help")
         #expect(usageMessage("--env", "\u{9B}2J") == "option '--env' takes production or sandbox, not '\\u{9b}2J'")
     }
 
+    @Test func relay() {
+        #expect((try? parse("relay").get()) == .relay(RunOptions()))
+        #expect((try? parse("relay", "--config", "/etc/cb.json", "--env", "sandbox").get()) == .relay(RunOptions(configPath: "/etc/cb.json", environment: "sandbox")))
+        #expect(usageMessage("relay", "now") == "unexpected argument 'now'; relay takes only options; see commonbroker --help")
+        #expect(usageMessage("relay", "--demo").contains("--demo and --symbols do not apply"))
+        #expect(usageMessage("relay", "--json") == "--json only applies to the print command: commonbroker print --json")
+    }
+
     @Test func positionalArguments() {
-        #expect(usageMessage("AAPL") == "unexpected argument 'AAPL'; the commands are print and import lots; see commonbroker --help")
+        #expect(usageMessage("AAPL") == "unexpected argument 'AAPL'; the commands are print, import lots and relay; see commonbroker --help")
         #expect(usageMessage("print", "print") == "unexpected argument 'print'; print takes positions or orders, or nothing for quotes; see commonbroker --help")
-        #expect(usageMessage("--", "--demo") == "unexpected argument '--demo'; the commands are print and import lots; see commonbroker --help")
+        #expect(usageMessage("--", "--demo") == "unexpected argument '--demo'; the commands are print, import lots and relay; see commonbroker --help")
         #expect(usageMessage("--json") == "--json only applies to the print command: commonbroker print --json")
     }
 

@@ -203,7 +203,8 @@ public enum CommandLineArguments {
             case "orders" where isPrint && portfolio == nil:
                 portfolio = .orders
             default:
-                let hint = isFirstPositional ? "the commands are print, import lots and relay" : "print takes positions or orders, or nothing for quotes"
+                let hint = isFirstPositional ? "the commands are print, import lots and relay"
+                    : isRelay ? "relay takes only options" : "print takes positions or orders, or nothing for quotes"
                 throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; \(hint); \(CommandLineArguments.helpReminder)")
             }
         }
