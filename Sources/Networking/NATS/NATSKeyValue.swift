@@ -92,10 +92,14 @@ public struct NATSKeyValue: Sendable {
     }
 
     /// Watches the keys matching `keys` (a key, or a pattern with `*` and `>`): first the latest value of
-    /// each, then `.caughtUp`, then every change as it happens.
-    public func watch(_ keys: String = ">", bufferLimit: Int = 65_536) throws(NATSError) -> NATSKeyValueWatch {
+    /// each, then `.caughtUp`, then every change as it happens. `idleHeartbeat` is how often the server
+    /// says the consumer is alive; three missed mean it was lost with its server (a cluster node that
+    /// died), and the watch makes another.
+    public func watch(
+        _ keys: String = ">", bufferLimit: Int = 65_536, idleHeartbeat: Duration = NATSKeyValueWatch.defaultIdleHeartbeat
+    ) throws(NATSError) -> NATSKeyValueWatch {
         if let problem = Self.keyProblem(keys, allowingWildcards: true) { throw .invalidSubject(keys, reason: "as a KV key pattern \(problem)") }
-        return NATSKeyValueWatch(keyValue: self, filterSubject: subjectPrefix + keys, bufferLimit: bufferLimit)
+        return NATSKeyValueWatch(keyValue: self, filterSubject: subjectPrefix + keys, bufferLimit: bufferLimit, idleHeartbeat: idleHeartbeat)
     }
 
     /// The latest message of `key`, a delete marker included.

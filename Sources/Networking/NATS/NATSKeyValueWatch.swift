@@ -21,14 +21,15 @@ public final class NATSKeyValueWatch: Sendable {
     public let events: AsyncStream<NATSKeyValueWatchEvent>
     private let task: Mutex<Task<Void, Never>?>
 
-    static let idleHeartbeat: Duration = .seconds(5)
+    /// The default: a lost consumer is noticed after three of these without a word (15 to 20 s).
+    public static let defaultIdleHeartbeat: Duration = .seconds(5)
     /// Between attempts to create a consumer that failed (while the server restarts, say).
     static let retryDelay: Duration = .milliseconds(250)
 
-    init(keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int) {
+    init(keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, idleHeartbeat: Duration = NATSKeyValueWatch.defaultIdleHeartbeat) {
         let (events, output) = AsyncStream.makeStream(of: NATSKeyValueWatchEvent.self, bufferingPolicy: .bufferingNewest(max(2, bufferLimit)))
         self.events = events
-        let driver = Driver(keyValue: keyValue, filterSubject: filterSubject, bufferLimit: max(2, bufferLimit), output: output)
+        let driver = Driver(keyValue: keyValue, filterSubject: filterSubject, bufferLimit: max(2, bufferLimit), idleHeartbeat: idleHeartbeat, output: output)
         let task = Task { await driver.run() }
         self.task = Mutex(task)
         output.onTermination = { termination in
@@ -61,12 +62,14 @@ public final class NATSKeyValueWatch: Sendable {
         private let keyValue: NATSKeyValue
         private let filterSubject: String
         private let bufferLimit: Int
+        private let idleHeartbeat: Duration
         private let output: AsyncStream<NATSKeyValueWatchEvent>.Continuation
 
-        init(keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, output: AsyncStream<NATSKeyValueWatchEvent>.Continuation) {
+        init(keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, idleHeartbeat: Duration, output: AsyncStream<NATSKeyValueWatchEvent>.Continuation) {
             self.keyValue = keyValue
             self.filterSubject = filterSubject
             self.bufferLimit = bufferLimit
+            self.idleHeartbeat = idleHeartbeat
             self.output = output
         }
 
@@ -86,13 +89,13 @@ public final class NATSKeyValueWatch: Sendable {
             }
             let ticker = Task {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: NATSKeyValueWatch.idleHeartbeat)
+                    try? await Task.sleep(for: idleHeartbeat)
                     input.yield(.tick)
                 }
             }
             let clock = ContinuousClock()
             let start = clock.now
-            var machine = NATSOrderedConsumer(idleHeartbeat: NATSKeyValueWatch.idleHeartbeat, now: .zero)
+            var machine = NATSOrderedConsumer(idleHeartbeat: idleHeartbeat, now: .zero)
             var consumer: Consumer?
             var generation = 0
             /// Creating a consumer has failed since the last success: `.waiting` was said.
@@ -255,7 +258,7 @@ public final class NATSKeyValueWatch: Sendable {
             }
             let request = ConsumerRequest(streamName: keyValue.streamName, config: .init(
                 deliverSubject: subject, deliverPolicy: policy, optStartSeq: sequence, filterSubject: filterSubject,
-                idleHeartbeat: NATSKeyValueBucketConfiguration.nanoseconds(NATSKeyValueWatch.idleHeartbeat),
+                idleHeartbeat: NATSKeyValueBucketConfiguration.nanoseconds(idleHeartbeat),
                 inactiveThreshold: NATSKeyValueBucketConfiguration.nanoseconds(.seconds(300))))
             let apiSubject = "$JS.API.CONSUMER.CREATE." + keyValue.streamName
             let reply = try await keyValue.apiRequest(apiSubject, body: request)
