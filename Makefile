@@ -120,8 +120,11 @@ FUZZ_SOURCES_PaperLedgerReplay := $(sort $(shell find Sources/PaperTrading -name
 FUZZ_IMPORTS_PaperLedgerReplay := TextSafety Domain Stores
 FUZZ_SOURCES_ExactDecimalParsing := $(wildcard Sources/Domain/Trading/ExactDecimal*.swift)
 FUZZ_IMPORTS_ExactDecimalParsing := TextSafety
+# The bus's quote line (Sources/Bus/Wire): its two files, with CommonQuote from Domain.
+FUZZ_SOURCES_BusQuoteWire := $(addprefix Sources/Bus/Wire/,BusQuoteWire.swift BusWireError.swift) Fuzz/Support/FuzzBytes.swift
+FUZZ_IMPORTS_BusQuoteWire := TextSafety Domain
 FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake NATSProtocolParser StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS)) \
-	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing
+	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing BusQuoteWire
 
 fuzz: $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_TARGETS))
 	Fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)

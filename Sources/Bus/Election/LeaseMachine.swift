@@ -107,6 +107,11 @@ public struct LeaseMachine: Sendable {
 
     public mutating func written(revision: UInt64, at now: Duration) {
         writeInFlight = false
+        // The watch and the write's answer race: the watch may already show a newer revision by someone
+        // else (a pinned process that took the lease the moment it saw ours). Then the lease has moved on,
+        // and leading on this answer would open a second upstream connection until the next renewal is
+        // refused.
+        if let sighting, sighting.revision > revision, sighting.lease?.instance != me.instance { return }
         role = .leader
         heldRevision = revision
         lastRenewal = now

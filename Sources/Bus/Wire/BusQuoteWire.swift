@@ -7,8 +7,9 @@ import Foundation
 ///     q1 <last> <bid> <ask> <previous close> <volume> <time>
 ///
 /// Prices are `ExactDecimal`'s own digits (never a binary float), `-` where the broker sent none;
-/// volume a whole number or `-`; time whole microseconds since 1970 (UTC). `q1` is the format's
-/// version: a reader refuses any other, so a newer leader can never be misread.
+/// volume a whole number or `-`; time whole microseconds since 1970 (UTC), from the years 1748 to 2191
+/// (`timeLimit`). `q1` is the format's version: a reader refuses any other, so a newer leader can never
+/// be misread.
 ///
 /// Text, not JSON: a quote crosses the bus for every change, and this form is read with no allocation
 /// but the `CommonQuote` itself, and by eye in `nats kv get`.
@@ -51,15 +52,39 @@ public enum BusQuoteWire {
             return .failure(BusWireError("a quote's volume is neither a whole number nor -"))
         }
         guard let time = integer(fields[6]) else { return .failure(BusWireError("a quote's time is not whole microseconds")) }
+        guard abs(time) <= timeLimit else { return .failure(BusWireError("a quote's time is beyond the years 1748 to 2191")) }
         return .success(CommonQuote(
-            symbol: symbol, last: last, timestamp: Date(timeIntervalSince1970: Double(time) / 1_000_000),
+            symbol: symbol, last: last, timestamp: date(microseconds: time),
             bid: bid, ask: ask, previousClose: close, volume: volume))
     }
 
+    /// The widest time the wire carries, in microseconds either side of 1970: 7×10¹⁵, the years 1748 to
+    /// 2191. A `Date` is a `Double` of seconds since 2001; within ±2³³ s of 2001 (1729 to 2273) its steps
+    /// are under a microsecond, so each microsecond has a `Date` of its own and a time read, written and
+    /// read again is the same `Date`. Beyond that two microseconds can share a `Date`.
+    static let timeLimit: Int64 = 7_000_000_000_000_000
+
+    /// 1970 to 2001 (Foundation's reference date) in microseconds.
+    private static let referenceDateMicroseconds: Int64 = 978_307_200_000_000
+
+    /// The `Date` nearest to `microseconds` after 1970. Counted from 2001, in whole microseconds (exact in
+    /// `Int64`), then divided once: `Date(timeIntervalSince1970:)` would round twice (the division, then
+    /// the shift to 2001), and from 2041 on the time written back would be a microsecond off.
+    static func date(microseconds: Int64) -> Date {
+        Date(timeIntervalSinceReferenceDate: Double(microseconds - referenceDateMicroseconds) / 1_000_000)
+    }
+
+    /// `date` in whole microseconds since 1970, to the nearest; 0 for a date some 250,000 years away.
     static func microseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        guard value.isFinite, abs(value) < 9e18 else { return 0 }
-        return Int64(value)
+        let seconds = date.timeIntervalSinceReferenceDate
+        let product = seconds * 1_000_000
+        guard product.isFinite, abs(product) < 8e18 else { return 0 }
+        // The product is rounded to a Double; `error` is exactly what that rounding lost (a fused
+        // multiply-add rounds once), so the nearest whole number is that of the exact product, and
+        // `date(microseconds:)` of a time read gives back that very time.
+        let error = (-product).addingProduct(seconds, 1_000_000)
+        let whole = product.rounded()
+        return Int64(whole) + Int64(((product - whole) + error).rounded()) + referenceDateMicroseconds
     }
 
     private static func isDash(_ field: ArraySlice<UInt8>) -> Bool {
