@@ -110,7 +110,6 @@ for name, text in scanner.items():
 for name, text in list(polygon.items())[3:] + list(alpaca.items())[2:4]:
     write("StreamJSONScanner", "frame-" + name, text)
 
-<<<<<<< HEAD
 # The lots CSV import: the holdings fixtures as they are, and the shapes the reader treats apart.
 FIXTURES = os.path.join(os.path.dirname(ROOT), "..", "Tests", "Fixtures")
 for name in sorted(n for n in os.listdir(os.path.join(FIXTURES, "holdings")) if n.endswith(".csv")):
@@ -185,7 +184,7 @@ decimals = {
 }
 for name, text in decimals.items():
     write("ExactDecimalParsing", name, text)
-=======
+
 # NATS: what nats-server 2.9.10 sent in a session (INFO, MSG with its double space, HMSG with status headers,
 # a JetStream delivery, a heartbeat), what a client sends, and a header block the server forwards unread.
 # Settings byte 0: bit 0 peer (1 client), bits 1-2 max_payload (3 = 1 MiB); byte 1: chunk size.
@@ -216,4 +215,3 @@ nats("client", NATS_CLIENT, 5, b'CONNECT {"verbose":false,"pedantic":false,"user
 nats("small-limit", 0b000, 0, b"MSG a 1 64\r\n" + b"x" * 64 + b"\r\nMSG a 1 65\r\n" + b"x" * 65 + b"\r\n")
 # Crash input `make fuzz` found: a client's HPUB with an unreadable header block consumed bytes before failing.
 nats("crash-client-unread-headers", NATS_CLIENT, 5, b"SUB work 2\r\nHPUB $KV.b.k1 _INBOX.x.2 5 7\r\nhelloab\r\nPING\r\n")
->>>>>>> nats-client
