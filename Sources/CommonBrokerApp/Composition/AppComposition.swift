@@ -93,6 +93,7 @@ struct AppComposition {
         let bus = config.bus.flatMap { section -> BusLink? in
             guard !real.isEmpty else { return nil }
             var settings = section.settings(environment: environment)
+            settings.extraCAFile = config.tls.caFile
             if relay { settings.role = .leader }
             if relay || !(environment["COMMONBROKER_BUS_TRACE"] ?? "").isEmpty {
                 settings.trace = { StandardError.write("bus: \($0)") }
