@@ -134,17 +134,10 @@ public final class NATSConnection: Sendable {
             jitterSeed: generator.next())
         let connection = NATSConnection(options: options, channel: channel, broadcaster: broadcaster, random: generator, inboxPrefix: inboxPrefix)
 
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (established: CheckedContinuation<Result<Void, NATSError>, Never>) in
-                let thread = Thread {
-                    let loop = NATSIOLoop(configuration: configuration, channel: channel, events: broadcaster)
-                    loop.run { established.resume(returning: $0) }
-                }
-                thread.name = "nats \(seeds[0].hostAndPort)"
-                thread.start()
-            }
-        } onCancel: {
-            channel.requestClose(waiter: nil)
+        let result: Result<Void, NATSError> = await IOLoopThread.start(
+            named: "nats \(seeds[0].hostAndPort)", cancel: { channel.requestClose(waiter: nil) }
+        ) { established in
+            NATSIOLoop(configuration: configuration, channel: channel, events: broadcaster).run(established: established)
         }
         try result.get()
         return connection

@@ -50,17 +50,10 @@ final class LiveWebSocketConnection: WebSocketConnection {
         let configuration = configuration
         let channel = channel
         let messageContinuation = messageContinuation
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (established: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
-                let thread = Thread {
-                    let loop = WebSocketIOLoop(configuration: configuration, channel: channel, messages: messageContinuation)
-                    loop.run { established.resume(returning: $0) }
-                }
-                thread.name = "websocket \(configuration.handshake.endpoint.host)"
-                thread.start()
-            }
-        } onCancel: {
-            channel.cancelConnect()
+        let result: Result<Void, WebSocketError> = await IOLoopThread.start(
+            named: "websocket \(configuration.handshake.endpoint.host)", cancel: { channel.cancelConnect() }
+        ) { established in
+            WebSocketIOLoop(configuration: configuration, channel: channel, messages: messageContinuation).run(established: established)
         }
         try result.get()
     }
