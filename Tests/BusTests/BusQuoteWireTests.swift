@@ -45,6 +45,13 @@ struct BusQuoteWireTests {
         #expect(try BusQuoteWire.decode(Array("q1 -1 - - - - 0".utf8), symbol: "^GSPC").get().symbol == "^GSPC")
     }
 
+    @Test("a volume below zero, which no reader takes, is written as none")
+    func negativeVolume() throws {
+        let quote = CommonQuote(symbol: "X", last: 1, timestamp: Self.instant(0), volume: -5)
+        #expect(Self.text(quote) == "q1 1 - - - - 0")
+        #expect(try BusQuoteWire.decode(BusQuoteWire.encode(quote), symbol: "X").get().volume == nil)
+    }
+
     @Test("a time between microseconds is written to the nearest microsecond")
     func nearestMicrosecond() {
         let base = Self.instant(1_700_000_000_000_000)
@@ -109,8 +116,8 @@ struct BusQuoteWireTests {
 
     @Test("refusals say which field was wrong", arguments: [
         // Field count: empty, too few, too many, doubled, leading and trailing spaces, a tab, a line feed.
-        ("", "a quote has 1 fields, not 7"),
-        ("q1", "a quote has 1 fields, not 7"),
+        ("", "a quote has 1 field, not 7"),
+        ("q1", "a quote has 1 field, not 7"),
         ("q1 1 - - - -", "a quote has 6 fields, not 7"),
         ("q1 1 - - - - 0 0", "a quote has 8 fields, not 7"),
         ("q1  1 - - - - 0", "a quote has 8 fields, not 7"),

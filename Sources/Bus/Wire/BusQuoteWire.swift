@@ -23,7 +23,8 @@ public enum BusQuoteWire {
         text += " " + (quote.bid?.description ?? "-")
         text += " " + (quote.ask?.description ?? "-")
         text += " " + (quote.previousClose?.description ?? "-")
-        text += " " + (quote.volume.map(String.init) ?? "-")
+        // A volume below zero means nothing; readers refuse it, so it is not written.
+        text += " " + (quote.volume.flatMap { $0 >= 0 ? String($0) : nil } ?? "-")
         text += " " + String(microseconds(quote.timestamp))
         return Array(text.utf8)
     }
@@ -32,7 +33,7 @@ public enum BusQuoteWire {
     public static func decode(_ bytes: [UInt8], symbol: String) -> Result<CommonQuote, BusWireError> {
         let fields = bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard fields.count == 7 else {
-            return .failure(BusWireError("a quote has \(fields.count) fields, not 7"))
+            return .failure(BusWireError("a quote has \(fields.count) \(fields.count == 1 ? "field" : "fields"), not 7"))
         }
         guard fields[0].elementsEqual(version.utf8) else {
             return .failure(BusWireError("a quote is not in format \(version)"))
