@@ -97,6 +97,24 @@ import TerminalUI
         #expect(live.lines.contains { $0.contains("LIVE: this order goes to a real account") })
     }
 
+    /// Lots imported from elsewhere show where they are held: the broker label as the position's account,
+    /// after the source's name, escaped like any text from a file.
+    @Test func heldElsewhereShowsItsLabel() {
+        let manual = ServiceBranding(id: "manual", name: "Held elsewhere", glyph: "H", color: .white)
+        var store = PortfolioStore(brokers: [manual])
+        store.apply(.success(PortfolioSnapshot(positions: [
+            Position(brokerID: "manual", symbol: "AAPL", quantity: 7, averageCost: 160, costBasis: 1120, realizedPnL: 0, account: "Fidelity IRA"),
+            Position(brokerID: "manual", symbol: "MSFT", quantity: 2, averageCost: 400, costBasis: 800, realizedPnL: 0, account: "Joint\u{1B}[2J"),
+        ], orders: [], balances: [])), for: "manual", at: F.now)
+        var state = F.state(front: .positions(PositionsScreen(selected: 0)), message: nil)
+        state.portfolio = store
+        state.positions = PositionsSummary(portfolio: store) { _, _ in nil }
+        let frame = F.render(state, columns: 120, rows: 12)
+        Snapshot.expect(frame, matches: "positions-held-elsewhere-120x12")
+        #expect(frame.lines.contains { $0.contains("Held elsewhere · Fidelity IRA") })
+        #expect(!frame.lines.joined().unicodeScalars.contains { $0.value == 0x1B })
+    }
+
     @Test func brokerTextIsEscaped() {
         let frame = F.render(Self.ordersState(), columns: 120, rows: 35)
         #expect(!frame.lines.joined().unicodeScalars.contains { $0.value == 0x1B })

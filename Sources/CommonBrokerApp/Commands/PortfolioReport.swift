@@ -17,7 +17,7 @@ public enum PortfolioReport {
     }
 
     static let positionColumns = [
-        "broker", "symbol", "quantity", "averageCost", "last", "marketValue", "unrealizedPnL", "unrealizedPnLPercent", "todayPnL", "realizedPnL",
+        "broker", "account", "symbol", "quantity", "averageCost", "last", "marketValue", "unrealizedPnL", "unrealizedPnLPercent", "todayPnL", "realizedPnL",
     ]
     static let orderColumns = [
         "broker", "id", "updated", "side", "quantity", "symbol", "type", "limit", "stop", "timeInForce", "status", "filled", "averageFillPrice", "reason",
@@ -27,14 +27,14 @@ public enum PortfolioReport {
         let rows = summary.lines.map { line -> [String?] in
             let position = line.position
             return [
-                line.branding.id, position.symbol, position.quantity.description, position.averageCost.description,
+                line.branding.id, position.account, position.symbol, position.quantity.description, position.averageCost.description,
                 position.lastPrice?.description, position.marketValue?.description, position.unrealizedPnL?.description,
                 position.unrealizedPnLPercent?.description, position.todayPnL?.description, position.realizedPnL?.description,
             ]
         }
         let totals = summary.totals
         let total: [String?] = [
-            "total", nil, nil, nil, nil, totals.marketValue.description, totals.unrealizedPnL.description,
+            "total", nil, nil, nil, nil, nil, totals.marketValue.description, totals.unrealizedPnL.description,
             totals.unrealizedPnLPercent?.description, totals.todayPnL?.description, totals.realizedPnL?.description,
         ]
         switch format {

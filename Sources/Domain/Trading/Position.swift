@@ -21,12 +21,15 @@ public struct Position: Sendable, Hashable, Codable {
     public var todayPnL: ExactDecimal?
     /// Realized P&L of this symbol, where the broker or the paper account keeps it.
     public var realizedPnL: ExactDecimal?
+    /// Which account at the broker, where one source holds several: the label of imported lots
+    /// ("Fidelity IRA"). Nil for a broker's own positions. Text from a file: escape it to show it.
+    public var account: String?
 
     public init(
         brokerID: String, symbol: String, quantity: ExactDecimal, averageCost: ExactDecimal,
         costBasis: ExactDecimal, lastPrice: ExactDecimal? = nil, marketValue: ExactDecimal? = nil,
         unrealizedPnL: ExactDecimal? = nil, unrealizedPnLPercent: ExactDecimal? = nil,
-        todayPnL: ExactDecimal? = nil, realizedPnL: ExactDecimal? = nil
+        todayPnL: ExactDecimal? = nil, realizedPnL: ExactDecimal? = nil, account: String? = nil
     ) {
         self.brokerID = brokerID
         self.symbol = symbol
@@ -39,6 +42,7 @@ public struct Position: Sendable, Hashable, Codable {
         self.unrealizedPnLPercent = unrealizedPnLPercent
         self.todayPnL = todayPnL
         self.realizedPnL = realizedPnL
+        self.account = account
     }
 
     public var isShort: Bool { quantity.isNegative }

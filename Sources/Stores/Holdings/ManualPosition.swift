@@ -29,11 +29,11 @@ public struct ManualPosition: Sendable, Hashable {
         self.lotCount = lotCount
     }
 
-    /// As the positions screen takes it, under `brokerID` (`ManualHoldings.branding.id`, "manual"). The
-    /// label does not fit `Position`; `ManualHoldings.labelledPositions()` keeps it.
+    /// As the positions screen takes it, under `brokerID` (`ManualHoldings.branding.id`, "manual"), the
+    /// broker label as the position's account.
     public func position(brokerID: String) -> Position {
         Position(
             brokerID: brokerID, symbol: symbol, quantity: quantity, averageCost: averageCost,
-            costBasis: costBasis, realizedPnL: realizedPnL)
+            costBasis: costBasis, realizedPnL: realizedPnL, account: brokerLabel)
     }
 }

@@ -297,7 +297,9 @@ import Testing
             #expect(positions.map(\.symbol) == ["BRK.B", "AAPL", "TSLA", "MSFT"])
             #expect(positions[1] == Position(
                 brokerID: "manual", symbol: "AAPL", quantity: 7, averageCost: Self.decimal("167.64714286"),
-                costBasis: Self.decimal("1173.53"), realizedPnL: Self.decimal("407.88")))
+                costBasis: Self.decimal("1173.53"), realizedPnL: Self.decimal("407.88"), account: "Fidelity IRA"))
+            // The label is the position's account, so the screen and print say where the lots are.
+            #expect(positions.map(\.account) == (try holdings.labelledPositions()).map(\.brokerLabel))
         }
     }
 

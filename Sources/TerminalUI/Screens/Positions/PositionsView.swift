@@ -86,7 +86,9 @@ struct PositionsView {
         let position = line.position
         return [
             StyledText(TerminalText.sanitize(position.symbol), style: Style(bold: true)),
-            StyledText(TerminalText.sanitize(line.branding.name), style: palette.brand(line.branding.color)),
+            StyledText(
+                TerminalText.sanitize(line.branding.name) + (position.account.map { " · " + TerminalText.sanitize($0) } ?? ""),
+                style: palette.brand(line.branding.color)),
             StyledText(position.quantity.description),
             StyledText(MoneyText.price(position.averageCost)),
             position.lastPrice.map { StyledText(MoneyText.price($0), style: line.isLive ? .plain : palette.muted) } ?? StyledText("—", style: palette.muted),
