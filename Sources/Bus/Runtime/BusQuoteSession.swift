@@ -146,11 +146,16 @@ actor BusQuoteSession: QuoteStreamSession {
             upstream.reader.cancel()
             await upstream.session.close()
         }
-        if let revision = machine.releaseRevision {
-            publishState(.down, reason: "the leader \(settings.holder) quit")
-            _ = try? await keyValue.delete(leaseKey, expectedRevision: revision)
-        }
-        _ = try? await keyValue.delete(BusKeys.demand(instance: settings.instance, broker: broker))
+        // Letting go is done on a task of its own: `close()` is often called from a task being cancelled
+        // (a relay stopping on SIGTERM, the app quitting), and a cancelled task's requests are abandoned
+        // at once, which would leave the lease to expire instead of passing on now.
+        let release = machine.releaseRevision
+        if release != nil { publishState(.down, reason: "the leader \(settings.holder) quit") }
+        let (keyValue, leaseKey, demandKey) = (keyValue, leaseKey, BusKeys.demand(instance: settings.instance, broker: broker))
+        await Task {
+            if let release { _ = try? await keyValue.delete(leaseKey, expectedRevision: release) }
+            _ = try? await keyValue.delete(demandKey)
+        }.value
         output.finish()
     }
 

@@ -96,6 +96,36 @@ import Testing
         }
     }
 
+    /// A relay stopping on SIGTERM closes its sessions from tasks being cancelled; the lease must still
+    /// be let go at once rather than left to expire.
+    @Test func aLeaderClosedFromACancelledTaskStillLetsGoAtOnce() async throws {
+        try await BusLiveRig.with { server in
+            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
+            let linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
+            let linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b"))
+            let sessionA = try await BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: BusRouteBoard()).openSession()
+            await sessionA.subscribe(["AAPL"])
+            try await BusLiveRig.eventually("A leads") { upstreamA.subscribed == ["AAPL"] }
+            let sessionB = try await BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: BusRouteBoard()).openSession()
+            await sessionB.subscribe(["AAPL"])
+            guard case .success(let keyValue) = await linkB.keyValue() else {
+                Issue.record("the bus should be reachable")
+                return
+            }
+            let closing = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                await sessionA.close()
+            }
+            await closing.value
+            let lease = try await keyValue.get(BusKeys.lease(broker: upstreamA.branding.id))
+            #expect(lease.map { String(decoding: $0.value, as: UTF8.self).contains("\"instance\":\"a\"") } != true, "A's lease was deleted on close")
+            try await BusLiveRig.eventually("B takes over", within: BusLiveRig.policy.timeToLive) { upstreamB.subscribed == ["AAPL"] }
+            await sessionB.close()
+            await linkA.close()
+            await linkB.close()
+        }
+    }
+
     @Test func aLeaderThatDiesIsReplacedAfterItsLeaseExpires() async throws {
         try await BusLiveRig.with { server in
             let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
