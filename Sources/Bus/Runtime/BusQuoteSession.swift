@@ -149,13 +149,15 @@ actor BusQuoteSession: QuoteStreamSession {
         // Letting go is done on a task of its own: `close()` is often called from a task being cancelled
         // (a relay stopping on SIGTERM, the app quitting), and a cancelled task's requests are abandoned
         // at once, which would leave the lease to expire instead of passing on now.
+        // With the bus away there is no one to tell, and a request would only wait out its timeout
+        // before the app could quit: the lease then expires and the demand lapses, as for a crash.
         let release = machine.releaseRevision
         if release != nil { publishState(.down, reason: "the leader \(settings.holder) quit") }
         let (keyValue, leaseKey, demandKey) = (keyValue, leaseKey, BusKeys.demand(instance: settings.instance, broker: broker))
-        await Task {
+        if busUp { await Task {
             if let release { _ = try? await keyValue.delete(leaseKey, expectedRevision: release) }
             _ = try? await keyValue.delete(demandKey)
-        }.value
+        }.value }
         output.finish()
     }
 
