@@ -10,7 +10,7 @@ import Testing
 /// allow one authenticated connection per key as Polygon and Alpaca do, so a second connection would
 /// show as `AUTH limit`. Leases last 2 s (`leaseSeconds`, the least the config accepts) to keep takeovers
 /// short; every wait is bounded by a deadline and ends as soon as the screens or fixture lines say so.
-@Suite(.serialized) struct BusEndToEndTests {
+@Suite(.serialized) final class BusEndToEndTests {
     static let names = ["polygon": "Polygon", "alpaca": "Alpaca"]
     static let leaseSeconds = 2
     /// A takeover needs the lease to expire (TTL) and a renewal period to notice it; the rest is room
@@ -23,6 +23,9 @@ import Testing
         work = FileManager.default.temporaryDirectory.appendingPathComponent("cb-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     }
+
+    /// Fixture logs, configs and the bus's store; a failing expectation has already quoted what matters.
+    deinit { try? FileManager.default.removeItem(at: work) }
 
     // MARK: Config
 
@@ -188,4 +191,129 @@ import Testing
         for fixture in fixtures { try await fixture.stop() }
         await nats.kill()
     }
+
+    /// The bus goes away for longer than two leases and comes back on the same port with its store: a
+    /// follower says `bus lost` meanwhile, and afterwards every terminal is live again without a restart,
+    /// on one connection to the broker.
+    @Test func everyTerminalRecoversWhenTheBusComesBackAfterAnOutage() async throws {
+        let nats = try await NATSServerProcess.start(in: work.appendingPathComponent("nats"))
+        let polygon = try await StreamFixtureProcess("polygon", interval: "0.5", logs: work)
+        let path = try config("terminal", fixtures: [polygon], bus: nats.url)
+        let terminals = [try await BusTerminal(name: "first", config: path), try await BusTerminal(name: "second", config: path)]
+        let shared = try await Self.waitForScreens(terminals) { screens in
+            screens.count { Self.isLeader("polygon", in: $0) } == 1 && screens.count { Self.isLiveFollower("polygon", in: $0) } == 1
+        }
+        #expect(shared != nil, "expected a leader and a live follower:\n\(Self.screens(terminals))\n\(Self.traces(terminals))")
+        let follower = try #require(terminals.first { Self.isLiveFollower("polygon", in: $0.lastScreen) })
+
+        await nats.kill()
+        let outageEnds = ContinuousClock.now + .seconds(Self.leaseSeconds * 3)
+        let lost = try await follower.session.waitForScreen { Self.status("polygon", in: $0)?.hasSuffix("bus lost, not live") == true }
+        #expect(lost != nil, "the follower did not say the bus was lost:\n\(follower.session.lastScreen)")
+        // The outage itself (not an assertion): longer than two leases, so every lease has expired by then.
+        try await Task.sleep(until: outageEnds)
+        let restarted = try await nats.restart()
+
+        let recovered = try await Self.waitForScreens(terminals, timeout: .seconds(20)) { screens in
+            screens.count { Self.isLeader("polygon", in: $0) } == 1 && screens.count { Self.isLiveFollower("polygon", in: $0) } == 1
+        }
+        #expect(recovered != nil, "the terminals did not recover:\n\(Self.screens(terminals))\n\(Self.traces(terminals))")
+        #expect(try await Self.waitForPricesToMove(terminals, "polygon"), "quotes did not resume:\n\(Self.screens(terminals))")
+        #expect(try await polygon.waitFor { _ in polygon.openConnections == 1 }, "\(polygon.transcript)\n\(Self.traces(terminals))")
+
+        try await Self.quit(terminals)
+        try await polygon.stop()
+        await restarted.kill()
+    }
+
+    /// `commonbroker relay` holds the broker's key and connection; two terminals configured as followers
+    /// with no key of their own show its prices. SIGTERM ends the relay at once with status 0, and the
+    /// terminals stop saying live.
+    @Test func aRelayServesFollowersWithoutCredentialsAndStopsOnSIGTERM() async throws {
+        let nats = try await NATSServerProcess.start(in: work.appendingPathComponent("nats"))
+        let polygon = try await StreamFixtureProcess("polygon", interval: "0.5", logs: work)
+        let relayConfig = try config("relay", fixtures: [polygon], bus: nats.url)
+        let relay = try LoggedProcess(CommonBrokerBinary.path, ["relay", "--config", relayConfig], logs: work, name: "relay")
+        let followerConfig = try config("follower", fixtures: [polygon], bus: nats.url, role: "follower", credentials: false)
+        let terminals = [try await BusTerminal(name: "first", config: followerConfig), try await BusTerminal(name: "second", config: followerConfig)]
+
+        let relayed = "● live · via bus (leader: \(ProcessInfo.processInfo.hostName):\(relay.pid))"
+        let served = try await Self.waitForScreens(terminals) { screens in
+            screens.allSatisfy { Self.status("polygon", in: $0) == relayed && Self.isStreamPrice(Self.lastPrice("AAPL", "polygon", in: $0), of: "AAPL") }
+        }
+        #expect(served != nil, "expected both terminals to follow the relay:\n\(Self.screens(terminals))\n\(relay.errorLines().joined(separator: "\n"))")
+        #expect(try await Self.waitForPricesToMove(terminals, "polygon"), "the relay's quotes did not flow:\n\(Self.screens(terminals))")
+        #expect(polygon.count("AUTH ok") == 1 && polygon.openConnections == 1, "\(polygon.transcript)")
+        let log = relay.errorLines()
+        #expect(log.contains { $0.contains("commonbroker relay: relaying Polygon over \(nats.url), bucket e2e") }, "\(log)")
+        #expect(log.contains { $0.hasSuffix("commonbroker relay: Polygon: live") }, "\(log)")
+
+        relay.signal(SIGTERM)
+        #expect(try await relay.waitForExit(timeout: .seconds(5)) == 0, "the relay did not exit with 0 on SIGTERM:\n\(relay.errorLines().suffix(10).joined(separator: "\n"))")
+        #expect(relay.errorLines().contains { $0.hasSuffix("commonbroker relay: stopping: letting go of the leases") })
+        #expect(try await polygon.waitFor { _ in polygon.openConnections == 0 }, "\(polygon.transcript)")
+        let notLive = try await Self.waitForScreens(terminals) { screens in
+            screens.allSatisfy { screen in Self.status("polygon", in: screen).map { !$0.hasPrefix("● live") } == true }
+        }
+        #expect(notLive != nil, "the terminals still say live without the relay:\n\(Self.screens(terminals))")
+        // The relay lets go of its lease as it stops, so the footers should name no leader.
+        await withKnownIssue("the relay's lease is not deleted on SIGTERM: BusQuoteSession.close() runs in RelayCommand's cancelled task, so its awaited keyValue.delete is cancelled; followers keep naming the departed relay") {
+            let noLeader = try await Self.waitForScreens(terminals, timeout: .seconds(Self.leaseSeconds * 2)) { screens in
+                screens.allSatisfy { Self.status("polygon", in: $0)?.hasSuffix("via bus (no leader)") == true }
+            }
+            #expect(noLeader != nil, "the footers still name a leader after the relay stopped:\n\(Self.screens(terminals))\n\(Self.traces(terminals))")
+        }
+
+        try await Self.quit(terminals)
+        try await polygon.stop()
+        await nats.kill()
+    }
+
+    /// A bus nobody answers at start: the app connects to its brokers itself, as it does without a bus.
+    @Test func anUnreachableBusAtStartLeavesTheAppDirect() async throws {
+        let closed = try ClosedPort()
+        let polygon = try await StreamFixtureProcess("polygon", interval: "0.5", logs: work)
+        let path = try config("terminal", fixtures: [polygon], bus: "nats://127.0.0.1:\(closed.port)")
+        let terminal = try await BusTerminal(name: "alone", config: path)
+
+        let direct = try await terminal.session.waitForScreen { screen in
+            Self.status("polygon", in: screen) == "● live · direct, bus unreachable"
+                && Self.isStreamPrice(Self.lastPrice("AAPL", "polygon", in: screen), of: "AAPL")
+        }
+        #expect(direct != nil, "expected a direct live connection:\n\(terminal.session.lastScreen)\n\(terminal.traceDecisions())")
+        #expect(try await Self.waitForPricesToMove([terminal], "polygon"), "quotes did not flow:\n\(terminal.lastScreen)")
+        #expect(polygon.count("AUTH ok") == 1 && polygon.openConnections == 1, "\(polygon.transcript)")
+
+        try await Self.quit([terminal])
+        try await polygon.stop()
+    }
+}
+
+/// A TCP port bound on 127.0.0.1 but not listening, so connecting to it is refused, and no other
+/// process can take it while this value lives.
+private final class ClosedPort {
+    let port: Int
+    private let socketDescriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = descriptor >= 0 && withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else {
+            let reason = String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            throw Subprocess.Failure(description: "cannot bind a port on 127.0.0.1: \(reason)")
+        }
+        socketDescriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(socketDescriptor) }
 }
