@@ -21,6 +21,10 @@ struct LeaseMachineTests {
         case refused(at: Duration)
         case failed(at: Duration)
         case upstreamFailed(at: Duration)
+        case busLost
+        case busReturned(at: Duration)
+        /// `leaderSilent(at:)` must say this.
+        case silent(at: Duration, Bool)
         case role(LeaseMachine.Role)
         case leader(String?)
         case release(UInt64?)
@@ -255,6 +259,44 @@ struct LeaseMachineTests {
             .next(at: .seconds(1_000), gives: nil),
             .leader("other:2"),
         ]),
+        Scenario(name: "with the bus away nothing is written, however old the lease looks", steps: [
+            .caughtUp(at: .zero),
+            .see(other, revision: 7, at: .zero),
+            .busLost,
+            .next(at: .seconds(60), gives: nil),
+            .role(.follower),
+        ]),
+        Scenario(name: "back on the bus, a follower waits the time to live plus the reconnect grace before taking over", steps: [
+            .caughtUp(at: .zero),
+            .see(other, revision: 7, at: .zero),
+            .busLost,
+            .busReturned(at: .seconds(60)),
+            // 60 + 5 s grace + 6 s to live: not before 71 s.
+            .next(at: .seconds(70), gives: nil),
+            .see(other, revision: 8, at: .seconds(70)),
+            .next(at: .seconds(75), gives: nil),
+            .next(at: .seconds(76), gives: .write(me, expectedRevision: 8)),
+        ]),
+        Scenario(name: "a leader writes nothing while the bus is away and renews when it is back", steps: leading() + [
+            .busLost,
+            .next(at: .seconds(30), gives: nil),
+            .role(.leader),
+            .busReturned(at: .seconds(30)),
+            .next(at: .seconds(30), gives: .write(me, expectedRevision: 1)),
+        ]),
+        Scenario(name: "a follower calls its leader silent after two renewal periods without a new revision", steps: [
+            .caughtUp(at: .zero),
+            .see(other, revision: 3, at: .seconds(1)),
+            .silent(at: .seconds(5), false),
+            .silent(at: .seconds(5) + .milliseconds(1), true),
+            .see(other, revision: 4, at: .seconds(6)),
+            .silent(at: .seconds(6), false),
+            .see(nil, revision: 5, at: .seconds(7)),
+            .silent(at: .seconds(100), false),
+        ]),
+        Scenario(name: "a leader is never silent to itself", steps: leading() + [
+            .silent(at: .seconds(100), false),
+        ]),
     ]
 
     @Test("scenarios", arguments: scenarios)
@@ -274,6 +316,9 @@ struct LeaseMachineTests {
             case .refused(let now): machine.refused(at: now)
             case .failed(let now): machine.failed(at: now)
             case .upstreamFailed(let now): machine.upstreamFailed(at: now)
+            case .busLost: machine.busLost()
+            case .busReturned(let now): machine.busReturned(at: now)
+            case .silent(let now, let expected): #expect(machine.leaderSilent(at: now) == expected, "\(at)")
             case .role(let role): #expect(machine.role == role, "\(at)")
             case .leader(let holder): #expect(machine.leader == holder, "\(at)")
             case .release(let revision): #expect(machine.releaseRevision == revision, "\(at)")

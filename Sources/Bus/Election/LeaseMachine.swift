@@ -149,11 +149,11 @@ public struct LeaseMachine: Sendable {
     // MARK: The bus going and coming back
 
     /// Connected to the bus again: renewals made meanwhile could not be seen, so the lease's time
-    /// starts over from now. Without this, a follower would take the lease from a leader that renewed
+    /// starts over from now, plus the policy's `reconnectGrace` for a leader that reconnects later. Without this, a follower would take the lease from a leader that renewed
     /// all along on a node this follower could not reach, or that has not had a moment to renew yet.
     public mutating func busReturned(at now: Duration) {
         busAway = false
-        sighting?.since = now
+        sighting?.since = now + policy.reconnectGrace
     }
 
     /// The bus connection dropped. No lease is written while it is down: a follower cannot see
