@@ -49,10 +49,10 @@ let package = Package(
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
         // `make bench`: the hub against the reference design it replaced, the renderer, the decoders, start-up,
-        // the ledger's replay, the paper broker's replay and P&L.
+        // the ledger's replay, the paper broker's replay and P&L, the bus through a real nats-server.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MarketDataHub", "Domain", "Networking", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters", "Stores", "PaperTrading"],
+            dependencies: ["MarketDataHub", "Domain", "Networking", "Bus", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters", "Stores", "PaperTrading"],
             swiftSettings: strict
         ),
 

@@ -1,7 +1,7 @@
 /// Command-line options of the benchmark executable.
 struct BenchOptions: Sendable {
     enum Part: String, Sendable, CaseIterable {
-        case hub, render, decode, startup, journal, paper
+        case hub, render, decode, startup, journal, paper, bus
     }
 
     var runs = 3
@@ -21,7 +21,7 @@ struct BenchOptions: Sendable {
     var fanOutDeliveries: Int?
 
     static let usage = """
-        usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup,journal,paper] [--out PATH] [--commonbroker PATH]
+        usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup,journal,paper,bus] [--out PATH] [--commonbroker PATH]
                           [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,fanout,slow,memory]
                           [--rates 100,1000,10000] [--designs ours,reference] [--fanout-deliveries N]
         """

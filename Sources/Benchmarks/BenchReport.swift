@@ -211,6 +211,38 @@ struct BenchReport {
             lines.append("")
         }
 
+        if figures.runs.keys.contains(where: { $0.hasPrefix("bus.throughput.") }) {
+            lines.append("Bus: leader session input → follower session output through a local nats-server (JetStream KV); "
+                         + "the hub mailboxes on either side are in the hub rows")
+            let quotes = median("bus.throughput.quotes")
+            let superseded = median("bus.throughput.supersededQuotes")
+            let current = figures.allRuns("bus.throughput.followerCurrent")
+            lines.append("  throughput: \(cell(median("bus.throughput.quotesPerSecond"), Format.rate)) quotes/s (target ≥ 50k): "
+                         + "\(cell(quotes, { String(format: "%.0f", $0) })) quotes over \(Int(median("bus.symbols") ?? 0)) symbols, "
+                         + "handed in at \(cell(median("bus.throughput.handInQuotesPerSecond"), Format.rate))/s; "
+                         + "server stored \(cell(median("bus.throughput.storedByServer"), { String(format: "%.0f", $0) })) writes, "
+                         + "follower received \(cell(median("bus.throughput.received"), { String(format: "%.0f", $0) })), "
+                         + (superseded.map { $0 == 0 ? "none skipped" : "\(Int($0)) superseded in the store before it read them" } ?? "skipped: ?")
+                         + (current == false ? "; the follower did NOT end on every symbol's last quote" : "; it ended on every symbol's last quote"))
+            lines.append("  (the bucket keeps one value per key: a follower that lags gets each key's latest, as the hub conflates)")
+            lines.append("  CPU per quote: \(cell(median("bus.throughput.cpuNanosecondsPerQuote"), { String(format: "%.2f µs", $0 / 1_000) })) in this process "
+                         + "(leader, follower, producer), \(cell(median("bus.throughput.serverCPUNanosecondsPerQuote"), { String(format: "%.2f µs", $0 / 1_000) })) in nats-server")
+            for rate in [1_000, 10_000] where median("bus.latency.\(rate).deliveredPercent") != nil {
+                let base = "bus.latency.\(rate)"
+                let triple = [median("\(base).p50Microseconds"), median("\(base).p99Microseconds"), median("\(base).maxMicroseconds")]
+                    .map { cell($0, Format.microseconds) }.joined(separator: " / ")
+                lines.append("  latency at \(Format.rate(Double(rate)))/s (p50 / p99 / max): \(triple)"
+                             + (rate == 10_000 ? " (target p99 ≤ 5 ms)" : "")
+                             + "; delivered \(cell(median("\(base).deliveredPercent"), { String(format: "%.1f%%", $0) })); "
+                             + "CPU/quote \(cell(median("\(base).cpuNanosecondsPerQuote"), { String(format: "%.1f µs", $0 / 1_000) })) here, "
+                             + "\(cell(median("\(base).serverCPUNanosecondsPerQuote"), { String(format: "%.1f µs", $0 / 1_000) })) in nats-server")
+            }
+            lines.append("")
+        } else if let note = figures.notes["bus"] {
+            lines.append("Bus: \(note)")
+            lines.append("")
+        }
+
         lines.append("Start-up: " + (median("startup.firstFrameMilliseconds").map { "first frame after \(Format.milliseconds($0))" } ?? "not measured")
                      + (figures.notes["startup"].map { " (\($0))" } ?? ""))
         lines.append("")

@@ -1,4 +1,4 @@
-/// The targets of issue 6, judged on the medians (and, for "every subscriber current", on every run).
+/// The targets of issues 6, 15 and 16, judged on the medians (and, for "every subscriber current", on every run).
 struct TargetCheck: Sendable {
     var name: String
     var target: String
@@ -76,6 +76,19 @@ enum BenchTargets {
         checks.append(TargetCheck(
             name: "P&L on a quote, 1k positions", target: "≤ 1 ms", measured: quotePnL.map { String(format: "%.2f µs", $0) } ?? "—",
             passed: quotePnL.map { $0 <= 1_000 }))
+        // The bus (issue 16), on the medians. The bucket keeps one value per key, so a follower that lags
+        // skips superseded quotes (conflation, as in the hub); it must still end on every last quote.
+        let busRate = figures.median("bus.throughput.quotesPerSecond")
+        let busCurrent = figures.allRuns("bus.throughput.followerCurrent")
+        checks.append(TargetCheck(
+            name: "bus leader → follower", target: "≥ 50k quotes/s, follower ends on every last quote",
+            measured: busRate.map { "\(Format.rate($0)) quotes/s, current: \(busCurrent == true ? "yes" : "NO")" }
+                ?? (busCurrent == false ? "the follower never had every last quote" : figures.notes["bus"] ?? "—"),
+            passed: busRate.map { $0 >= 50_000 && busCurrent == true } ?? (busCurrent == false ? false : nil)))
+        let busP99 = figures.median("bus.latency.10000.p99Microseconds")
+        checks.append(TargetCheck(
+            name: "bus p99 at 10k/s", target: "≤ 5 ms leader input → follower output",
+            measured: busP99.map { Format.microseconds($0) } ?? "—", passed: busP99.map { $0 <= 5_000 }))
         let startup = figures.median("startup.firstFrameMilliseconds")
         checks.append(TargetCheck(
             name: "first frame", target: "≤ 150 ms", measured: startup.map { Format.milliseconds($0) } ?? "not measured",

@@ -1,7 +1,8 @@
 import Foundation
 
 // `make bench`: our hub against the reference design it replaced, the renderer, the decoders, the
-// ledger's replay, the paper broker's replay and P&L, and start-up. Prints the table and writes every figure to bench-results.json.
+// ledger's replay, the paper broker's replay and P&L, the bus from a leader to a follower through
+// nats-server, and start-up. Prints the table and writes every figure to bench-results.json.
 // The renderer benchmark runs this executable in a pseudo-terminal to count what ncurses writes.
 if CommandLine.arguments.dropFirst().first == CursesBytesBenchmark.childFlag {
     CursesBytesBenchmark.runChild(Array(CommandLine.arguments.dropFirst(2)))
@@ -57,6 +58,17 @@ if options.parts.contains(.paper) {
     bench.log = log
     if options.quick { bench.quotes = 10_000 }
     figures.merge(bench.run())
+}
+if options.parts.contains(.bus) {
+    var bench = BusBenchmark()
+    bench.runs = options.runs
+    bench.log = log
+    if options.quick {
+        bench.quotes = 20_000
+        bench.latencyWindow = .seconds(1)
+    }
+    let busBench = bench
+    figures.merge(runBlocking { await busBench.run() })
 }
 if options.parts.contains(.startup) {
     var bench = StartupBenchmark(binary: options.commonbroker)
