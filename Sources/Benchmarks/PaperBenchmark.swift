@@ -81,9 +81,7 @@ struct PaperBenchmark: Sendable {
         let read = MonotonicTime.now()
         let cpuRead = MonotonicTime.processCPU()
         var state = PaperLedgerState(brokerID: "paper", configuration: .init(startingCash: 0))
-        for (offset, record) in replay.records.enumerated() {
-            try state.apply(record, line: replay.firstSequence + offset)
-        }
+        try state.apply(contentsOf: replay.records, firstLine: replay.firstSequence)
         var valuation = PaperValuation(brokerID: "paper")
         valuation.revalueAll(account: state.account)
         let applied = MonotonicTime.now()

@@ -145,7 +145,9 @@ public struct PaperAccount: Sendable {
     /// Lets go of what open order `id` held: it was cancelled, expired, rejected or replaced. Releasing an
     /// order that holds nothing does nothing.
     public mutating func release(_ id: OrderID) {
-        guard let hold = holds.removeValue(forKey: id) else { return }
+        // Most fills of a replay hold nothing (a market order filled on the next line never took its
+        // hold): no need to hash the id.
+        guard !holds.isEmpty, let hold = holds.removeValue(forKey: id) else { return }
         heldBuyingPower -= hold.buyingPower
     }
 
@@ -158,20 +160,34 @@ public struct PaperAccount: Sendable {
         let gross = try fill.grossValue()
         let newCash = try (buys ? cash.subtracting(gross) : cash.adding(gross)).subtracting(fill.commission)
         let newCommissions = try commissionsPaid.adding(fill.commission)
-        var lots = lotsBySymbol[fill.symbol] ?? PositionLots(symbol: fill.symbol)
-        let before = lots.quantity.isNegative ? lots.costBasis.magnitude : 0
-        let realized = try lots.apply(buys: buys, quantity: fill.quantity, price: fill.price, at: fill.time)
-        let after = lots.quantity.isNegative ? lots.costBasis.magnitude : 0
+        // The lots are changed where they are stored, found once: taking them out and putting them back
+        // hashed the symbol twice and copied their array at every fill of a replay.
+        // (Read in a scope of its own, so no second reference to their array is alive when they change.)
+        let slot = lotsBySymbol.index(forKey: fill.symbol)
+        let change: PositionLots.Change
+        let before: ExactDecimal
+        do {
+            let lots = slot.map { lotsBySymbol.values[$0] } ?? PositionLots(symbol: fill.symbol)
+            change = try lots.change(buys: buys, quantity: fill.quantity, price: fill.price, at: fill.time)
+            before = lots.quantity.isNegative ? lots.costBasis.magnitude : 0
+        }
+        let after = change.quantity.isNegative ? change.costBasis.magnitude : 0
         let newShortCost = try shortCost.subtracting(before).adding(after)
-        let newRealized = try realizedPnL.adding(realized)
+        let newRealized = try realizedPnL.adding(change.realized)
 
         cash = newCash
         commissionsPaid = newCommissions
-        lotsBySymbol[fill.symbol] = lots
+        if let slot {
+            lotsBySymbol.values[slot].commit(change)
+        } else {
+            var opened = PositionLots(symbol: fill.symbol)
+            opened.commit(change)
+            lotsBySymbol[fill.symbol] = opened
+        }
         shortCost = newShortCost
         realizedPnL = newRealized
         release(fill.orderID)
-        return realized
+        return change.realized
     }
 
     // MARK: Private

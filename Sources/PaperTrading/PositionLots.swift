@@ -47,6 +47,27 @@ public struct PositionLots: Sendable, Equatable {
     mutating func apply(
         buys: Bool, quantity fillQuantity: ExactDecimal, price: ExactDecimal, at time: Date
     ) throws(ExactDecimal.ArithmeticError) -> ExactDecimal {
+        let change = try change(buys: buys, quantity: fillQuantity, price: price, at: time)
+        commit(change)
+        return change.realized
+    }
+
+    /// What `apply` would do, worked out without changing anything, so a caller with sums of its own to
+    /// check can do so before the lots change (`PaperAccount.apply`), then `commit` it.
+    struct Change {
+        /// The P&L the fill realizes.
+        var realized: ExactDecimal
+        var quantity, costBasis, realizedPnL: ExactDecimal
+        /// Lots closed whole, from `head`.
+        fileprivate var closedLots: Int
+        /// What is left of the first lot not closed whole.
+        fileprivate var partlyClosed: Lot?
+        fileprivate var opened: Lot?
+    }
+
+    func change(
+        buys: Bool, quantity fillQuantity: ExactDecimal, price: ExactDecimal, at time: Date
+    ) throws(ExactDecimal.ArithmeticError) -> Change {
         var remaining = fillQuantity.magnitude
         var realized: ExactDecimal = 0
         var newQuantity = quantity, newCostBasis = costBasis
@@ -78,19 +99,23 @@ public struct PositionLots: Sendable, Equatable {
             newQuantity = try newQuantity.adding(lot.quantity)
             opened = lot
         }
-        let newRealized = try realizedPnL.adding(realized)
+        return Change(
+            realized: realized, quantity: newQuantity, costBasis: newCostBasis, realizedPnL: try realizedPnL.adding(realized),
+            closedLots: closedLots, partlyClosed: partlyClosed, opened: opened)
+    }
 
-        head += closedLots
-        if let partlyClosed { lots[head] = partlyClosed }
-        if let opened { lots.append(opened) }
-        quantity = newQuantity
-        costBasis = newCostBasis
-        realizedPnL = newRealized
+    /// Makes `change`, worked out by `change(buys:quantity:price:at:)` on these lots as they are now.
+    mutating func commit(_ change: Change) {
+        head += change.closedLots
+        if let partlyClosed = change.partlyClosed { lots[head] = partlyClosed }
+        if let opened = change.opened { lots.append(opened) }
+        quantity = change.quantity
+        costBasis = change.costBasis
+        realizedPnL = change.realizedPnL
         if head >= 32 && head * 2 >= lots.count {
             lots.removeFirst(head)
             head = 0
         }
-        return realized
     }
 
     /// Equal when they hold the same open lots with the same totals, however many closed lots are still

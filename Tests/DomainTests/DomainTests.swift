@@ -16,6 +16,33 @@ import Testing
         #expect(Symbol.normalize("ÄPL") == .failure(.invalidCharacter("ÄPL", "Ä")))
     }
 
+    /// The rules as written with `Character`s, the way `normalize` judges text that is not plain ASCII;
+    /// its ASCII path must agree with them on every ASCII character and length.
+    private static func byCharacterRules(_ raw: String) -> Result<String, Symbol.ValidationError> {
+        if raw.isEmpty { return .failure(.empty) }
+        let punctuation: Set<Character> = [".", "-", "/", "^"]
+        if let bad = raw.first(where: { !(($0.isASCII && ($0.isLetter || $0.isNumber)) || punctuation.contains($0)) }) {
+            return .failure(.invalidCharacter(raw, bad))
+        }
+        if raw.count > Symbol.maxLength { return .failure(.tooLong(raw)) }
+        return .success(raw.uppercased())
+    }
+
+    @Test func readsEveryASCIICharacterAsTheCharacterRulesDo() {
+        let ascii = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        for character in ascii {
+            for raw in [character, "a" + character, character + "Z9", "BRK" + character + "b", String(repeating: "q", count: 14) + character] {
+                #expect(Symbol.normalize(raw) == Self.byCharacterRules(raw), "\(raw.debugDescription)")
+            }
+        }
+        for length in 1...17 {
+            for raw in [String(repeating: "A", count: length), String(repeating: "z", count: length), String(repeating: "^", count: length)] {
+                #expect(Symbol.normalize(raw) == Self.byCharacterRules(raw), "\(raw.debugDescription)")
+            }
+        }
+        #expect(Symbol.normalize("A\r\nB") == Self.byCharacterRules("A\r\nB"))
+    }
+
     @Test func explainsInvalidCharactersReadably() {
         #expect(Symbol.ValidationError.invalidCharacter("ZZ$", "$").description == "ZZ$ contains '$'; use letters, digits, . - / ^")
         #expect(Symbol.ValidationError.invalidCharacter("A\u{1B}", "\u{1B}").description.contains("\\u{1b}"))

@@ -90,6 +90,41 @@ import Testing
         }
     }
 
+    /// A replay hands over the whole array: the same state as line by line, and a line that contradicts
+    /// the ones before is refused with its own number, those before it applied.
+    @Test func applyingAllTheRecordsAtOnceIsApplyingThemLineByLine() throws {
+        let time = Date(timeIntervalSinceReferenceDate: 816_307_200)
+        var records: [PaperLedgerRecord] = [.accountOpened(PaperAccountOpened(startingCash: 10_000, time: time))]
+        for order in 0..<6 {
+            let id = OrderID("P-\(records.count + 1)")
+            let request = try OrderRequest(
+                symbol: order % 2 == 0 ? "AAA" : "BBB", side: order < 4 ? .buy : .sell, quantity: 10, type: .market,
+                timeInForce: .gtc, clientOrderID: ClientOrderID("c-\(order)"))
+            records.append(.placed(PaperOrderPlaced(orderID: id, request: request, time: time, expiresAt: nil, bid: 99, ask: 100, last: 100)))
+            if order != 5 {
+                records.append(.filled(PaperOrderFilled(
+                    orderID: id, fillID: FillID("F-\(records.count + 1)"), quantity: 10, price: ExactDecimal(100 + order),
+                    priceSource: .ask, commission: 1, time: time)))
+            }
+        }
+        var lineByLine = PaperLedgerState(brokerID: "paper", configuration: .init(startingCash: 1))
+        for (offset, record) in records.enumerated() { try lineByLine.apply(record, line: 1 + offset) }
+        var atOnce = PaperLedgerState(brokerID: "paper", configuration: .init(startingCash: 1))
+        try atOnce.apply(contentsOf: records, firstLine: 1)
+        #expect(atOnce.lastLine == records.count && atOnce.fills == lineByLine.fills && atOnce.orders == lineByLine.orders)
+        #expect(atOnce.account.cash == lineByLine.account.cash && atOnce.account.buyingPower == lineByLine.account.buyingPower)
+        #expect(atOnce.account.lots(for: "AAA") == lineByLine.account.lots(for: "AAA") && atOnce.openOrderCount == 1)
+
+        // Line 4 fills order P-2 a second time.
+        var twice = records
+        twice.insert(records[2], at: 3)
+        var refused = PaperLedgerState(brokerID: "paper", configuration: .init(startingCash: 1))
+        #expect(throws: PaperLedgerInconsistency(line: 4, reason: "its order P-2 is already filled")) {
+            try refused.apply(contentsOf: twice, firstLine: 1)
+        }
+        #expect(refused.lastLine == 3 && refused.fills.count == 1)
+    }
+
     /// A fill that cannot be booked, on the line after its order's placement: refused, and the order
     /// still holds what it held, as if its placement had been booked at once.
     @Test func aFillRefusedAfterItsPlacementLeavesThePlacementsHold() throws {

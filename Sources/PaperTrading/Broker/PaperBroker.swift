@@ -292,12 +292,10 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
         } catch {
             throw .ledger(error)
         }
-        for (offset, record) in replay.records.enumerated() {
-            do {
-                try state.apply(record, line: replay.firstSequence + offset)
-            } catch {
-                throw .inconsistent(error, path: journal.path)
-            }
+        do {
+            try state.apply(contentsOf: replay.records, firstLine: replay.firstSequence)
+        } catch {
+            throw .inconsistent(error, path: journal.path)
         }
         if !state.isOpened {
             // Under the lock: another instance starting on the same new file may have opened it first.

@@ -105,6 +105,27 @@ public struct PaperLedgerState: Sendable {
     /// nothing: such a ledger was edited or written by something else, and guessing would hide it.
     @discardableResult
     public mutating func apply(_ record: PaperLedgerRecord, line: Int) throws(PaperLedgerInconsistency) -> PaperEvent? {
+        switch try book(record, line: line) {
+        case .opened: return nil
+        case .placed(let index): return .placed(entries[index].order)
+        case .triggered(let index): return .triggered(entries[index].order)
+        case .filled(let index): return .filled(entries[index].order, fills[fills.count - 1], ledgerLine: line)
+        case .cancelled(let index): return .cancelled(entries[index].order)
+        case .expired(let index): return .expired(entries[index].order)
+        case .rejected(let index): return .rejected(entries[index].order)
+        }
+    }
+
+    /// What `book` did, for `apply` to make the event of: the order's place in `entries` (a fill's
+    /// `Fill` is the last of `fills`). A replay makes no events: building each and throwing it away,
+    /// an order copied with its strings, was a fifth of applying a ledger.
+    private enum Booked {
+        case opened
+        case placed(Int), triggered(Int), filled(Int), cancelled(Int), expired(Int), rejected(Int)
+    }
+
+    /// `apply` without the event.
+    private mutating func book(_ record: PaperLedgerRecord, line: Int) throws(PaperLedgerInconsistency) -> Booked {
         func inconsistent(_ reason: String) -> PaperLedgerInconsistency {
             PaperLedgerInconsistency(line: line, reason: reason)
         }
@@ -119,13 +140,13 @@ public struct PaperLedgerState: Sendable {
             book = PaperAccount(configuration: configuration)
             isOpened = true
             lastLine = line
-            return nil
+            return .opened
         }
         guard isOpened else {
             throw inconsistent("its \(record.type) record comes before the account is opened; line 1 must open it (accountOpened)")
         }
 
-        let event: PaperEvent
+        let booked: Booked
         switch record {
         case .accountOpened:
             preconditionFailure("handled above")
@@ -142,7 +163,7 @@ public struct PaperLedgerState: Sendable {
                               createdAt: placed.time, updatedAt: placed.time)
             entries.append(Entry(order: order, workingType: placed.request.type, expiresAt: placed.expiresAt))
             openCount += 1
-            event = .placed(order)
+            booked = .placed(entries.count - 1)
 
         case .triggered(let triggered):
             let index = try openEntry(triggered.orderID, line: line, record: record)
@@ -151,7 +172,7 @@ public struct PaperLedgerState: Sendable {
             }
             entries[index].workingType = triggered.worksAs
             entries[index].order.updatedAt = triggered.time
-            event = .triggered(entries[index].order)
+            booked = .triggered(index)
 
         case .filled(let filled):
             // When it fills the order placed on the line before, that order's hold was never taken and it
@@ -187,7 +208,7 @@ public struct PaperLedgerState: Sendable {
             entries[index].order.updatedAt = filled.time
             close(index, listed: !unlisted)
             fills.append(fill)
-            event = .filled(entries[index].order, fill, ledgerLine: line)
+            booked = .filled(index)
 
         case .cancelled(let cancelled):
             let index = try openEntry(cancelled.orderID, line: line, record: record)
@@ -195,7 +216,7 @@ public struct PaperLedgerState: Sendable {
             entries[index].order.updatedAt = cancelled.time
             book.release(cancelled.orderID)
             close(index, listed: true)
-            event = .cancelled(entries[index].order)
+            booked = .cancelled(index)
 
         case .expired(let expired):
             let index = try openEntry(expired.orderID, line: line, record: record)
@@ -203,7 +224,7 @@ public struct PaperLedgerState: Sendable {
             entries[index].order.updatedAt = expired.time
             book.release(expired.orderID)
             close(index, listed: true)
-            event = .expired(entries[index].order)
+            booked = .expired(index)
 
         case .rejected(let rejected):
             let index = try openEntry(rejected.orderID, line: line, record: record)
@@ -211,10 +232,19 @@ public struct PaperLedgerState: Sendable {
             entries[index].order.updatedAt = rejected.time
             book.release(rejected.orderID)
             close(index, listed: true)
-            event = .rejected(entries[index].order)
+            booked = .rejected(index)
         }
         lastLine = line
-        return event
+        return booked
+    }
+
+    /// Applies `records`, lines `firstLine`, `firstLine + 1`, … of the ledger, as `apply(_:line:)` does
+    /// each, without making their events: a replay at start. On a throw, the records before the one
+    /// that threw are applied.
+    public mutating func apply(contentsOf records: [PaperLedgerRecord], firstLine: Int) throws(PaperLedgerInconsistency) {
+        for index in records.indices {
+            _ = try book(records[index], line: firstLine + index)
+        }
     }
 
     // MARK: Deciding

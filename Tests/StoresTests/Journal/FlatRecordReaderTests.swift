@@ -122,6 +122,35 @@ import Testing
         }
     }
 
+    /// Names and strings are compared a word at a time (two that overlap, for most lengths): a difference
+    /// in any byte, at every length, must still show, and so must a name one byte longer or shorter.
+    @Test func comparesEveryByteOfNamesAndStringsOfEveryLength() {
+        let literals: [StaticString] = [
+            "a", "ab", "ask", "side", "price", "fillID", "orderID", "quantity", "orderType", "commission",
+            "priceSource", "startingCash", "clientOrderID", "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop",
+            "abcdefghijklmnopq", "abcdefghijklmnopqrstuvwxyz",
+        ]
+        for literal in literals {
+            let text = literal.description
+            var variants = [text, String(text.dropLast()), text + "x", "x" + text]
+            for position in 0..<text.utf8.count {
+                var bytes = Array(text.utf8)
+                bytes[position] = UInt8(ascii: "#")
+                variants.append(String(decoding: bytes, as: UTF8.self))
+            }
+            for variant in variants where !variant.isEmpty {
+                let same = variant == text
+                Array(#"{"\#(variant)":"\#(variant)"}"#.utf8).withUnsafeBytes { bytes in
+                    var byName = FlatRecordReader(bytes)
+                    #expect((byName.nextMember(named: literal) != nil) == same, "\(variant) read as \(text)")
+                    var inOrder = FlatRecordReader(bytes)
+                    let member = inOrder.next()
+                    #expect(member?.isNamed(literal) == same && member?.value.isString(literal) == same, "\(variant) read as \(text)")
+                }
+            }
+        }
+    }
+
     /// The nearest double, as JSONDecoder reads it, for the numbers JSONEncoder writes (a `Date`'s
     /// seconds, 17 significant digits, exponents) and for hand-written ones.
     @Test func readsNumbersToTheDoubleJSONDecoderReads() throws {

@@ -97,12 +97,7 @@ public struct FlatRecordValue {
     public static func bytes(_ bytes: UnsafeRawBufferPointer, equal literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard bytes.count == count else { return false }
-        let expected = literal.utf8Start
-        var index = 0
-        while index < count {
-            if bytes[index] != expected[index] { return false }
-            index += 1
-        }
-        return true
+        guard count > 0, let address = bytes.baseAddress else { return true }
+        return FlatRecordReader.bytes(at: address.assumingMemoryBound(to: UInt8.self), equal: literal.utf8Start, count: count)
     }
 }
