@@ -45,6 +45,7 @@ actor BusQuoteSession: QuoteStreamSession {
     private var upstreamGeneration = 0
     private var upstreamSymbols: Set<String> = []
     private var quoteSubjects: [String: String] = [:]
+    private var symbolsByKey: [String: String] = [:]
     private var tasks: [Task<Void, Never>] = []
     private var watches: [NATSKeyValueWatch] = []
     private var announced: FollowerStatus?
@@ -164,9 +165,7 @@ actor BusQuoteSession: QuoteStreamSession {
     // MARK: What the bus says
 
     private func quoteWatch(_ event: NATSKeyValueWatchEvent) {
-        guard case .entry(let entry) = event, entry.operation == .put,
-              case .quote(_, let symbol)? = BusKeys.parse(entry.key)
-        else { return }
+        guard case .entry(let entry) = event, entry.operation == .put, let symbol = symbol(ofQuoteKey: entry.key) else { return }
         switch BusQuoteWire.decode(entry.value, symbol: symbol) {
         case .success(let quote):
             fromBus[symbol] = quote
@@ -174,6 +173,14 @@ actor BusQuoteSession: QuoteStreamSession {
         case .failure(let error):
             if upstream == nil, demand.contains(symbol) { output.yield(.skippedFrame(reason: "from the bus: \(error)")) }
         }
+    }
+
+    /// The symbol a quote key names, parsed once per key: a follower reads one for every quote.
+    private func symbol(ofQuoteKey key: String) -> String? {
+        if let known = symbolsByKey[key] { return known }
+        guard case .quote(_, let symbol)? = BusKeys.parse(key) else { return nil }
+        symbolsByKey[key] = symbol
+        return symbol
     }
 
     private func controlWatch(_ event: NATSKeyValueWatchEvent) async {

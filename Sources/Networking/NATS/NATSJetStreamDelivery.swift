@@ -28,23 +28,63 @@ public struct NATSJetStreamDelivery: Sendable, Hashable {
     }
 
     /// nil for a subject that is not a JetStream ack subject of either form.
+    ///
+    /// Read byte by byte in one pass: this runs for every message a watch delivers, and splitting the
+    /// subject into substrings cost more than the rest of the delivery.
     public init?(replySubject: String) {
-        let tokens = replySubject.split(separator: ".", omittingEmptySubsequences: false)
-        guard tokens.count >= 9, tokens[0] == "$JS", tokens[1] == "ACK" else { return nil }
+        var subject = replySubject
+        guard let parsed = subject.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> NATSJetStreamDelivery? {
+        // Where each token ends: at most 12 tokens in either form, so a stack buffer, no array.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 12) { ends in
+            var count = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: ".") {
+                guard count < 12 else { return nil }
+                ends[count] = index
+                count += 1
+            }
+            return parse(bytes, tokenEnds: UnsafeBufferPointer(rebasing: ends[..<count]))
+        }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, tokenEnds ends: UnsafeBufferPointer<Int>) -> NATSJetStreamDelivery? {
+        let count = ends.count
+        func token(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            let from = index == 0 ? 0 : ends[index - 1] + 1
+            return UnsafeBufferPointer(rebasing: bytes[from..<ends[index]])
+        }
+        func number(_ index: Int) -> UInt64? {
+            let digits = token(index)
+            guard !digits.isEmpty, digits.count <= 20 else { return nil }
+            var value: UInt64 = 0
+            for digit in digits {
+                guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+                let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowSum) = times.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+                guard !overflowTimes, !overflowSum else { return nil }
+                value = sum
+            }
+            return value
+        }
+        guard count >= 9, token(0).elementsEqual("$JS".utf8), token(1).elementsEqual("ACK".utf8) else { return nil }
         // The old form has exactly 9 tokens; the new one 11 or more (the token at the end is optional).
         let base: Int
-        switch tokens.count {
+        switch count {
         case 9: base = 2
         case 11...: base = 4
         default: return nil
         }
-        guard let delivered = UInt64(tokens[base + 2]), let streamSequence = UInt64(tokens[base + 3]),
-              let consumerSequence = UInt64(tokens[base + 4]), let timestamp = Int64(tokens[base + 5]),
-              let pending = UInt64(tokens[base + 6]),
-              !tokens[base].isEmpty, !tokens[base + 1].isEmpty
+        guard let delivered = number(base + 2), let streamSequence = number(base + 3),
+              let consumerSequence = number(base + 4), let timestamp = number(base + 5), timestamp <= UInt64(Int64.max),
+              let pending = number(base + 6),
+              !token(base).isEmpty, !token(base + 1).isEmpty
         else { return nil }
-        self.init(
-            stream: String(tokens[base]), consumer: String(tokens[base + 1]), delivered: delivered, streamSequence: streamSequence,
-            consumerSequence: consumerSequence, timestamp: timestamp, pending: pending)
+        return NATSJetStreamDelivery(
+            stream: String(decoding: token(base), as: UTF8.self), consumer: String(decoding: token(base + 1), as: UTF8.self),
+            delivered: delivered, streamSequence: streamSequence, consumerSequence: consumerSequence,
+            timestamp: Int64(timestamp), pending: pending)
     }
 }
