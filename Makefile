@@ -58,9 +58,11 @@ test: deps-test $(VENV)/.ready
 	$(SWIFT) build
 	COMMONBROKER_BIN=$(CURDIR)/.build/debug/commonbroker COMMONBROKER_PYTHON=$(VENV)/bin/python3 $(SWIFT) test --parallel
 
-# Ours against the reference hub design, the renderer, the decoders and start-up (the release app in a
-# pty). A few minutes; prints the table and writes bench-results.json. BENCH_ARGS=--quick for a dry run.
-bench: release
+# Ours against the reference hub design, the renderer, the decoders, start-up (the release app in a
+# pty), the journal and paper ledger, and the bus (leader to follower through a nats-server it starts,
+# installed like the test tools). A few minutes; prints the table and writes bench-results.json.
+# BENCH_ARGS=--quick for a dry run, BENCH_ARGS="--only bus" for one part.
+bench: release deps-test
 	$(SWIFT) build -c release --product Benchmarks
 	.build/release/Benchmarks --commonbroker .build/release/commonbroker --out bench-results.json $(BENCH_ARGS)
 
