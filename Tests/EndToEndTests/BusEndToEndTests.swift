@@ -192,7 +192,7 @@ import Testing
         await nats.kill()
     }
 
-    /// The bus goes away for longer than two leases and comes back on the same port with its store: a
+    /// The bus goes away for 20 s (as the issue asks; ten leases) and comes back on the same port with its store: a
     /// follower says `bus lost` meanwhile, and afterwards every terminal is live again without a restart,
     /// on one connection to the broker.
     @Test func everyTerminalRecoversWhenTheBusComesBackAfterAnOutage() async throws {
@@ -207,10 +207,10 @@ import Testing
         let follower = try #require(terminals.first { Self.isLiveFollower("polygon", in: $0.lastScreen) })
 
         await nats.kill()
-        let outageEnds = ContinuousClock.now + .seconds(Self.leaseSeconds * 3)
+        let outageEnds = ContinuousClock.now + .seconds(20)
         let lost = try await follower.session.waitForScreen { Self.status("polygon", in: $0)?.hasSuffix("bus lost, not live") == true }
         #expect(lost != nil, "the follower did not say the bus was lost:\n\(follower.session.lastScreen)")
-        // The outage itself (not an assertion): longer than two leases, so every lease has expired by then.
+        // The outage itself (not an assertion): far longer than a lease, so every lease has expired by then.
         try await Task.sleep(until: outageEnds)
         let restarted = try await nats.restart()
 

@@ -42,14 +42,14 @@ import Testing
         }
         let upstream = FakeUpstream()
         let leaderLink = BusLink(settings: settings(0, "leader"))
-        let leader = try await BusQuoteService(branding: upstream.branding, link: leaderLink, upstream: upstream.service, routes: BusRouteBoard()).openSession()
+        let leader = try await Self.openOnTheBus(BusQuoteService(branding: upstream.branding, link: leaderLink, upstream: upstream.service, routes: BusRouteBoard()), link: leaderLink)
         await leader.subscribe(["AAPL"])
         try await BusLiveRig.eventually("the process on node 0 leads") { upstream.subscribed == ["AAPL"] }
 
         var followers: [(link: BusLink, session: any QuoteStreamSession, events: EventLog)] = []
         for node in 1...2 {
             let link = BusLink(settings: settings(node, "follower-\(node)"))
-            let session = try await BusQuoteService(branding: upstream.branding, link: link, upstream: nil, routes: BusRouteBoard()).openSession()
+            let session = try await Self.openOnTheBus(BusQuoteService(branding: upstream.branding, link: link, upstream: nil, routes: BusRouteBoard()), link: link)
             await session.subscribe(["AAPL"])
             followers.append((link, session, EventLog(session)))
         }
@@ -76,5 +76,15 @@ import Testing
         await leader.close()
         for follower in followers { await follower.session.close(); await follower.link.close() }
         await leaderLink.close()
+    }
+
+    /// A session opened once its link has the bucket: a loaded machine can make a cluster's JetStream
+    /// API miss its 5 s timeout, which the app rides out by opening again after a backoff (the hub's).
+    /// Here the link is asked until it answers, so the session is sure to be on the bus, not direct.
+    static func openOnTheBus(_ service: BusQuoteService, link: BusLink) async throws -> any QuoteStreamSession {
+        try await BusLiveRig.eventually("the cluster's JetStream answers this link", within: .seconds(40)) {
+            if case .success = await link.keyValue() { true } else { false }
+        }
+        return try await service.openSession()
     }
 }
