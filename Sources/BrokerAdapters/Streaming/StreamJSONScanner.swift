@@ -176,7 +176,7 @@ struct StreamJSONScanner {
     mutating func exactDecimal() throws(Failure) -> ExactDecimal? {
         guard let number = try numberToken() else { return nil }
         if number.exponent == 0, number.fractionDigits <= ExactDecimal.scale, number.digitCount <= 18 {
-            let (units, overflow) = number.mantissa.multipliedReportingOverflow(by: Self.unitsPerDigit(fractionDigits: number.fractionDigits))
+            let (units, overflow) = number.mantissa.multipliedReportingOverflow(by: ExactDecimal.unitsPerDigit(fractionDigits: number.fractionDigits))
             // 9×10¹⁸ units: `ExactDecimal.max`.
             guard !overflow, units <= 9_000_000_000_000_000_000 else { return nil }
             return ExactDecimal(units: number.negative ? -units : units)
@@ -225,23 +225,6 @@ struct StreamJSONScanner {
     }
 
     // MARK: Private
-
-    /// Units of 10⁻⁸ that one unit of the last digit is worth, for 0…8 fraction digits: a switch, as a
-    /// static array costs a lazy-initialization check per use.
-    @inline(__always)
-    private static func unitsPerDigit(fractionDigits: Int) -> Int64 {
-        switch fractionDigits {
-        case 0: 100_000_000
-        case 1: 10_000_000
-        case 2: 1_000_000
-        case 3: 100_000
-        case 4: 10_000
-        case 5: 1_000
-        case 6: 100
-        case 7: 10
-        default: 1
-        }
-    }
 
     private static func isScalarByte(_ byte: UInt8) -> Bool {
         switch byte {

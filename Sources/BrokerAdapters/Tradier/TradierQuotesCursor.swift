@@ -281,7 +281,7 @@ extension TradierQuotesCursor.PlainDecimal {
     var exactDecimal: ExactDecimal? {
         guard significantDigits <= 18 else { return nil }
         guard fractionDigits <= ExactDecimal.scale else { return roundedToScale }
-        let (units, overflow) = mantissa.multipliedReportingOverflow(by: Self.unitsPerDigit(fractionDigits: fractionDigits))
+        let (units, overflow) = mantissa.multipliedReportingOverflow(by: ExactDecimal.unitsPerDigit(fractionDigits: fractionDigits))
         // 9×10¹⁸ units: `ExactDecimal.max`.
         guard !overflow, units <= 9_000_000_000_000_000_000 else { return nil }
         return ExactDecimal(units: negative ? -units : units)
@@ -299,22 +299,6 @@ extension TradierQuotesCursor.PlainDecimal {
         let twice = remainder * 2
         let units = twice > divisor || (twice == divisor && quotient % 2 == 1) ? quotient + 1 : quotient
         return ExactDecimal(units: negative ? -units : units)
-    }
-
-    /// Units of 10⁻⁸ that one unit of the last digit is worth, for 0…8 fraction digits.
-    @inline(__always)
-    private static func unitsPerDigit(fractionDigits: Int) -> Int64 {
-        switch fractionDigits {
-        case 0: 100_000_000
-        case 1: 10_000_000
-        case 2: 1_000_000
-        case 3: 100_000
-        case 4: 10_000
-        case 5: 1_000
-        case 6: 100
-        case 7: 10
-        default: 1
-        }
     }
 
     /// Integers only: `2868.0`, which JSONDecoder accepts as 2868, is nil here.

@@ -28,6 +28,24 @@ public struct ExactDecimal: Sendable, Hashable, Comparable {
     @inlinable public static var scale: Int { 8 }
     /// 10⁸: units per whole one.
     @inlinable public static var unitsPerOne: Int64 { 100_000_000 }
+    /// Units that one unit of a decimal's last digit is worth, for 0…8 fraction digits (1 for 8 and more:
+    /// a reader rounds longer fractions itself). A switch, as a static array costs a lazy-initialization
+    /// check per use; the byte-level decoders read a price with it.
+    @inlinable @inline(__always)
+    public static func unitsPerDigit(fractionDigits: Int) -> Int64 {
+        switch fractionDigits {
+        case 0: 100_000_000
+        case 1: 10_000_000
+        case 2: 1_000_000
+        case 3: 100_000
+        case 4: 10_000
+        case 5: 1_000
+        case 6: 100
+        case 7: 10
+        default: 1
+        }
+    }
+
     /// The largest magnitude in units, 9×10¹⁸ (see the type's comment for why not `Int64.max`).
     @inlinable static var maxUnits: Int64 { 9_000_000_000_000_000_000 }
 
