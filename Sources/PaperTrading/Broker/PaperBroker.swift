@@ -141,10 +141,7 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
         try checkRunning()
         beginPlacement(of: request.symbol)
         defer { endPlacement(of: request.symbol) }
-        if quotes[request.symbol] == nil, request.type == .market {
-            await waitForFirstQuote(of: request.symbol)
-            try checkRunning()
-        }
+        try await awaitQuoteForMarketOrder(request)
         let time = now()
         var refusal: PaperRefusal?
         let placed = try commit { state, nextLine in
@@ -191,10 +188,7 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
         try checkRunning()
         beginPlacement(of: request.symbol)
         defer { endPlacement(of: request.symbol) }
-        if quotes[request.symbol] == nil, request.type == .market {
-            await waitForFirstQuote(of: request.symbol)
-            try checkRunning()
-        }
+        try await awaitQuoteForMarketOrder(request)
         let time = now()
         var refusal: BrokerError?
         let written = try commit { state, nextLine in
@@ -376,6 +370,14 @@ public actor PaperBroker: OrderService, PositionService, FillService, AccountSer
                 if haltReason == nil { eventSink.yield(.notice("orders for \(symbol) could not be filled: \(error)")) }
             }
         }
+    }
+
+    /// A market order is judged on a price: on a symbol the source has not quoted yet, it waits for the
+    /// first quote (`waitForFirstQuote`), and is refused if the broker stopped meanwhile.
+    private func awaitQuoteForMarketOrder(_ request: OrderRequest) async throws(BrokerError) {
+        guard quotes[request.symbol] == nil, request.type == .market else { return }
+        await waitForFirstQuote(of: request.symbol)
+        try checkRunning()
     }
 
     /// Waits until the source sends `symbol`, at most `settings.quoteWait`. The placement under way
