@@ -101,17 +101,11 @@ public final class NATSServerProcess: Sendable {
         defer { argv.forEach { free($0) } }
         let env = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { env.forEach { free($0) } }
-        // The child starts with no signal blocked (the spawning thread may block some, and a child
-        // inherits the mask), as TestSupport's SpawnSignals does for its children.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        // The child starts with no signal blocked and default handlers (SpawnSignals says why).
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, env)
+        let spawned = SpawnSignals.withResetAttributes { attributes in
+            posix_spawn(&child, executable, &actions, &attributes, argv, env)
+        }
         close(stderrWrite)
         guard spawned == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
         pid = Mutex(child)
