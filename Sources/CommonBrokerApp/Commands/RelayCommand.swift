@@ -2,6 +2,7 @@ import Bus
 import Dispatch
 import Domain
 import Foundation
+import MarketDataHub
 import TextSafety
 
 /// `commonbroker relay`: a leader with no screen. For each broker it has credentials for, it keeps a bus
@@ -40,9 +41,11 @@ enum RelayCommand {
         return status
     }
 
-    /// One broker's session, opened again after it ends, 1 s doubling to 30 s between attempts.
+    /// One broker's session, opened again after it ends: 1 s after a session, and after failed opens 1 s
+    /// doubling to 30 s (the hub's `BackoffPolicy`, without jitter).
     private static func keepOpen(_ service: AnyStreamingQuoteService) async {
-        var delay = Duration.seconds(1)
+        let backoff = BackoffPolicy(initial: .seconds(1), maximum: .seconds(30), jitter: 0)
+        var failures = 0
         let name = service.branding.name
         while !Task.isCancelled {
             do {
@@ -69,13 +72,13 @@ enum RelayCommand {
                     reader.cancel()
                 }
                 await session.close()
-                delay = .seconds(1)
+                failures = 0
             } catch {
+                failures += 1
                 log("\(name): \(error.description)")
             }
             guard !Task.isCancelled else { return }
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(30))
+            try? await Task.sleep(for: backoff.delay(attempt: max(1, failures)))
         }
     }
 
