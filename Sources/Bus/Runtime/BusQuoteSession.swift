@@ -101,9 +101,11 @@ actor BusQuoteSession: QuoteStreamSession {
             let control = try keyValue.watch(BusKeys.leaseAndState(broker: broker), bufferLimit: 1_024, idleHeartbeat: heartbeat)
             let demands = try keyValue.watch(BusKeys.demands(broker: broker), bufferLimit: 4_096, idleHeartbeat: heartbeat)
             watches = [quotes, control, demands]
-            tasks.append(Task { for await event in quotes.events { self.quoteWatch(event) } })
-            tasks.append(Task { for await event in control.events { await self.controlWatch(event) } })
-            tasks.append(Task { for await event in demands.events { await self.demandWatch(event) } })
+            // These tasks run on this actor (they use `self` without a hop), and a busy watch hands
+            // over what has piled up in one batch: one wake-up for many quotes.
+            tasks.append(Task { while let batch = await quotes.nextBatch() { for event in batch { self.quoteWatch(event) } } })
+            tasks.append(Task { while let batch = await control.nextBatch() { for event in batch { await self.controlWatch(event) } } })
+            tasks.append(Task { while let batch = await demands.nextBatch() { for event in batch { await self.demandWatch(event) } } })
         } catch {
             output.finish(throwing: BrokerError.network("cannot watch the bus for \(broker): \(error)"))
             return
