@@ -31,12 +31,17 @@ public final class NATSKeyValueWatch: Sendable {
     /// Between attempts to create a consumer that failed (while the server restarts, say).
     static let retryDelay: Duration = .milliseconds(250)
 
-    init(keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, idleHeartbeat: Duration = NATSKeyValueWatch.defaultIdleHeartbeat) {
+    /// `driverIsolation`: the actor the driver runs on, the consumer's own when it has one: handing
+    /// a batch from the driver to the consumer then needs no thread to wake.
+    init(
+        keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, idleHeartbeat: Duration = NATSKeyValueWatch.defaultIdleHeartbeat,
+        driverIsolation: (any Actor)? = nil
+    ) {
         // A consumer that stops listening (its task cancelled) ends the watch.
         let output = NATSMailbox<NATSKeyValueWatchEvent>(limit: max(2, bufferLimit)) { [driverTask] in driverTask.cancel() }
         self.output = output
         let driver = Driver(keyValue: keyValue, filterSubject: filterSubject, bufferLimit: max(2, bufferLimit), idleHeartbeat: idleHeartbeat, output: output)
-        driverTask.start { await driver.run() }
+        driverTask.start { await driver.run(isolation: driverIsolation) }
     }
 
     /// Every key's latest value, then `.caughtUp`, then each change, until the watch ends.
@@ -100,7 +105,7 @@ public final class NATSKeyValueWatch: Sendable {
             self.output = output
         }
 
-        func run() async {
+        func run(isolation actor: isolated (any Actor)?) async {
             let connection = keyValue.connection
             // Messages and the rest share one mailbox, so the driver waits on one thing; messages are
             // refused past `bufferLimit` (the gap restarts the consumer), the rest always go in.
