@@ -29,4 +29,10 @@ public struct MarketState: Sendable, Hashable {
     public func isFromClosedSession(_ timestamp: Date) -> Bool {
         phase == .closed && timestamp >= lastSession.preMarketOpens && timestamp < since
     }
+
+    /// `isFromClosedSession` for a price of `symbol`, which must follow the exchange's hours: a pair
+    /// quoted around the clock (`Symbol.tradesAroundTheClock`) never waits for the market.
+    public func isClosingPrice(of symbol: String, at timestamp: Date) -> Bool {
+        isFromClosedSession(timestamp) && !Symbol.tradesAroundTheClock(symbol)
+    }
 }
