@@ -48,19 +48,12 @@ public struct NYSECalendar: Sendable, Hashable {
     /// The weekdays of `year` the exchange is closed, in order: the holidays where they are observed and
     /// the special closures.
     public func closures(in year: Int) -> [MarketClosure] {
-        var closures = Self.holidays(in: year)
-        for (date, name) in specialClosures where date.year == year && !date.weekday.isWeekend {
-            if !closures.contains(where: { $0.date == date }) {
-                closures.append(MarketClosure(date: date, name: name, isSpecial: true))
-            }
-        }
-        return closures.sorted { $0.date < $1.date }
+        Self.days(of: year).compactMap(closure(on:))
     }
 
     /// The days of `year` the regular session closes at 13:00.
     public func earlyCloses(in year: Int) -> [CivilDate] {
-        let closed = closures(in: year).map(\.date)
-        return Self.earlyCloseCandidates(in: year).filter { !$0.weekday.isWeekend && !closed.contains($0) }
+        Self.days(of: year).filter { tradingDay(on: $0)?.isEarlyClose == true }
     }
 
     /// Why the exchange is closed on `date`, a weekday; nil when it opens (and for weekends, which need
@@ -68,13 +61,13 @@ public struct NYSECalendar: Sendable, Hashable {
     public func closure(on date: CivilDate) -> MarketClosure? {
         guard !date.weekday.isWeekend else { return nil }
         if let name = specialClosures[date] { return MarketClosure(date: date, name: name, isSpecial: true) }
-        return Self.holidays(in: date.year).first { $0.date == date }
+        return Self.holiday(on: date).map { MarketClosure(date: date, name: $0) }
     }
 
     /// The session on `date`, or nil when the exchange does not open that day.
     public func tradingDay(on date: CivilDate) -> TradingDay? {
-        guard !date.weekday.isWeekend, closure(on: date) == nil else { return nil }
-        return TradingDay(date: date, isEarlyClose: Self.earlyCloseCandidates(in: date.year).contains(date))
+        guard !date.weekday.isWeekend, specialClosures[date] == nil, Self.holiday(on: date) == nil else { return nil }
+        return TradingDay(date: date, isEarlyClose: Self.isEarlyClose(date))
     }
 
     // MARK: The market at an instant
@@ -129,31 +122,39 @@ public struct NYSECalendar: Sendable, Hashable {
     }
 
     // MARK: Rules
+    //
+    // Asked about one day at a time, by its month, with no arrays and no calendar: the header asks on
+    // every frame.
 
-    /// The holidays of `year` on the days they are observed (weekdays of `year`: the Saturday rule for
-    /// New Year's Day keeps every observed day inside its own year).
-    static func holidays(in year: Int) -> [MarketClosure] {
-        var holidays: [MarketClosure] = []
-        holidays.reserveCapacity(10)
-        func fixed(_ month: Int, _ day: Int, _ name: String) {
-            holidays.append(MarketClosure(date: observed(CivilDate(year, month, day)), name: name))
+    /// The name of the holiday observed on `date`, a weekday, or nil. Every observed day falls in its
+    /// holiday's own month (June 18 or 20, July 3 or 5, December 24 or 26, January 2; a Saturday New
+    /// Year's Day is not observed), so the month says which rules to try.
+    static func holiday(on date: CivilDate) -> String? {
+        let year = date.year
+        switch date.month {
+        case 1:
+            let newYear = CivilDate(year, 1, 1)
+            if newYear.weekday != .saturday, observed(newYear) == date { return "New Year's Day" }
+            return date == .nth(3, .monday, of: 1, in: year) ? "Martin Luther King Jr. Day" : nil
+        case 2:
+            return date == .nth(3, .monday, of: 2, in: year) ? "Washington's Birthday" : nil
+        case 3, 4:
+            return date == easterSunday(in: year).adding(days: -2) ? "Good Friday" : nil
+        case 5:
+            return date == .last(.monday, of: 5, in: year) ? "Memorial Day" : nil
+        case 6:
+            return year >= 2022 && date == observed(CivilDate(year, 6, 19)) ? "Juneteenth National Independence Day" : nil
+        case 7:
+            return date == observed(CivilDate(year, 7, 4)) ? "Independence Day" : nil
+        case 9:
+            return date == .nth(1, .monday, of: 9, in: year) ? "Labor Day" : nil
+        case 11:
+            return date == .nth(4, .thursday, of: 11, in: year) ? "Thanksgiving Day" : nil
+        case 12:
+            return date == observed(CivilDate(year, 12, 25)) ? "Christmas Day" : nil
+        default:
+            return nil
         }
-        let newYear = CivilDate(year, 1, 1)
-        if newYear.weekday != .saturday {
-            fixed(1, 1, "New Year's Day")
-        }
-        holidays.append(MarketClosure(date: .nth(3, .monday, of: 1, in: year), name: "Martin Luther King Jr. Day"))
-        holidays.append(MarketClosure(date: .nth(3, .monday, of: 2, in: year), name: "Washington's Birthday"))
-        holidays.append(MarketClosure(date: easterSunday(in: year).adding(days: -2), name: "Good Friday"))
-        holidays.append(MarketClosure(date: .last(.monday, of: 5, in: year), name: "Memorial Day"))
-        if year >= 2022 {
-            fixed(6, 19, "Juneteenth National Independence Day")
-        }
-        fixed(7, 4, "Independence Day")
-        holidays.append(MarketClosure(date: .nth(1, .monday, of: 9, in: year), name: "Labor Day"))
-        holidays.append(MarketClosure(date: .nth(4, .thursday, of: 11, in: year), name: "Thanksgiving Day"))
-        fixed(12, 25, "Christmas Day")
-        return holidays
     }
 
     /// A fixed-date holiday's observed day: Friday for a Saturday, Monday for a Sunday.
@@ -166,13 +167,18 @@ public struct NYSECalendar: Sendable, Hashable {
     }
 
     /// July 3 and December 24 when each is Monday to Thursday (weekday 1…4), and the day after
-    /// Thanksgiving; a caller drops any that is a closure.
-    private static func earlyCloseCandidates(in year: Int) -> [CivilDate] {
-        var days = [CivilDate.nth(4, .thursday, of: 11, in: year).adding(days: 1)]
-        for eve in [CivilDate(year, 7, 3), CivilDate(year, 12, 24)] where (1...4).contains(eve.weekday.rawValue) {
-            days.append(eve)
+    /// Thanksgiving. The caller has made sure `date` is a trading day.
+    private static func isEarlyClose(_ date: CivilDate) -> Bool {
+        switch (date.month, date.day) {
+        case (7, 3), (12, 24): (1...4).contains(date.weekday.rawValue)
+        case (11, 23...29): date == CivilDate.nth(4, .thursday, of: 11, in: date.year).adding(days: 1)
+        default: false
         }
-        return days.sorted()
+    }
+
+    private static func days(of year: Int) -> [CivilDate] {
+        let first = CivilDate(year, 1, 1)
+        return (0..<(CivilDate.isLeapYear(year) ? 366 : 365)).map { first.adding(days: $0) }
     }
 
     /// Easter Sunday in the Gregorian calendar: the anonymous Gregorian algorithm (Meeus/Jones/Butcher).
