@@ -26,8 +26,9 @@ import Testing
     @Test(arguments: [SIGINT, SIGTERM])
     func writesJSONLinesUntilSignalledThenExitsZero(signal: Int32) async throws {
         let follow = try start()
-        let lines = try await follow.waitForOutput { $0.count >= 3 }
+        let lines = try await Self.poll { follow.exited() == nil ? (follow.outputLines().count >= 3 ? follow.outputLines() : nil) : [] }
         let read = try #require(lines, "fewer than 3 lines while running:\n\(follow.outputLines())\n\(follow.errorLines())")
+        try #require(read.count >= 3, "it exited (\(String(describing: follow.exited()))) before 3 lines:\n\(follow.errorLines())")
         for line in read.prefix(3) {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
             #expect(Set(object.keys) == Self.columns, "\(line)")
@@ -39,7 +40,7 @@ import Testing
         }, "no price among \(read.prefix(3))")
 
         follow.signal(signal)
-        let status = try await follow.waitForExit(timeout: .seconds(15))
+        let status = try await Self.poll { follow.exited() }
         #expect(status == 0, "exit status \(String(describing: status)) after signal \(signal):\n\(follow.errorLines().joined(separator: "\n"))")
         #expect(follow.errorLines().isEmpty, "\(follow.errorLines())")
         // Every line written, up to the last, is whole JSON: nothing cut off by the stop.
@@ -47,5 +48,16 @@ import Testing
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "\(line)")
         }
         try? FileManager.default.removeItem(at: work)
+    }
+
+    /// `probe`'s first answer, asked up to 1,200 times 50 ms apart; nil if it never answers. Counted
+    /// rather than against a deadline: in a loaded parallel run one sleep can overrun a 15 s deadline
+    /// (this test once woke after it with the lines long written), and a probe after every wake sees them.
+    static func poll<Value>(_ probe: () -> Value?) async throws -> Value? {
+        for _ in 0..<1_200 {
+            if let value = probe() { return value }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 }
