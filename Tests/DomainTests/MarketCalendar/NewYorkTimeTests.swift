@@ -14,14 +14,14 @@ import Testing
         #expect(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 1_752_580_800)) == -14_400)
     }
 
-    /// Every hour from 1990 to 2040, and every minute of the days the clocks change, agree with the
-    /// tz database.
+    /// Every third hour from 1990 to 2040 (each day's offset), and every minute of the days the clocks
+    /// change (the moment they do), agree with the tz database.
     @Test func agreesWithTheTimeZoneDatabase() throws {
         let zone = try #require(Self.foundationZone)
         let start = CivilDate(1990, 1, 1).daysSince1970 * 86_400
         let end = CivilDate(2041, 1, 1).daysSince1970 * 86_400
         var mismatches: [String] = []
-        for seconds in stride(from: start, to: end, by: 3_600) {
+        for seconds in stride(from: start, to: end, by: 3 * 3_600) {
             let date = Date(timeIntervalSince1970: TimeInterval(seconds))
             if NewYorkTime.offset(at: date) != zone.secondsFromGMT(for: date) { mismatches.append("\(date)") }
         }
