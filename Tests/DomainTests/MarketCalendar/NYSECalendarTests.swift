@@ -89,7 +89,7 @@ import Testing
         #expect(calendar.closure(on: CivilDate(2022, 6, 20))?.name == "Juneteenth National Independence Day")
     }
 
-    /// The Saturday rule for New Year's Day, in years the exchange already traded through: 2011-12-31 and
+    /// The Saturday rule for New Year's Day, in years the exchange already traded through: 2010-12-31 and
     /// 2021-12-31 were full days.
     @Test func aSaturdayNewYearIsNotObserved() {
         #expect(calendar.tradingDay(on: CivilDate(2021, 12, 31))?.isEarlyClose == false)
