@@ -12,6 +12,9 @@ struct WatchlistTable {
     let palette: Palette
     /// The first row drawn (see `TableViewport`).
     let firstRow: Int
+    /// The US equity market now: while it is closed, the age of a price from its last session says
+    /// "closed", and the row is not marked stale.
+    var market: MarketState? = nil
 
     /// Draws headings and rows. Returns the scroll position ("13-24 of 40") when the rows do not all fit
     /// and the heading row had no room for it, for the header to show instead.
@@ -31,7 +34,7 @@ struct WatchlistTable {
                 let slot = slots.baseAddress! + index
                 let entry = entries.baseAddress! + slot.pointee.entry
                 let error = entry.pointee.quote?.timestamp == nil ? state.rows.error(of: entry.pointee, brokerID: slot.pointee.key.brandID) : nil
-                texts.append(slot, entry, error: error, now: now)
+                texts.append(slot, entry, error: error, now: now, market: market)
                 looks.append(look(of: slot, entry, hasError: error != nil, at: index))
             }
         }
@@ -106,7 +109,9 @@ struct WatchlistTable {
 
         var count: Int { errors.count }
 
-        mutating func append(_ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, error: String?, now: Date) {
+        mutating func append(
+            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, error: String?, now: Date, market: MarketState?
+        ) {
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: slot.pointee.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
@@ -122,7 +127,7 @@ struct WatchlistTable {
                 numbers.append((row.pointee.quote?.bid).map(QuoteFormatting.priceNumber))
                 numbers.append((row.pointee.quote?.ask).map(QuoteFormatting.priceNumber))
                 numbers.append((row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
-                numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now))
+                numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now, symbol: slot.pointee.key.symbol, market: market))
                 if let bid = row.pointee.quote?.bid, let ask = row.pointee.quote?.ask, let spread = try? ask.subtracting(bid) {
                     numbers.append(FormattedNumber(spread, decimals: decimals))
                 } else {
@@ -185,7 +190,7 @@ struct WatchlistTable {
             change: trend,
             changePercent: trend,
             error: hasError ? palette.rowError(transient: isReconnecting(slot.pointee.branding.id)) : .plain,
-            isStale: isStale(since: row.pointee.receivedAt),
+            isStale: isStale(since: row.pointee.receivedAt) && !isClosingPrice(slot, row),
             isSelected: index == state.selectedIndex)
     }
 
@@ -376,6 +381,12 @@ struct WatchlistTable {
     private func isStale(since receivedAt: Date?) -> Bool {
         guard let receivedAt else { return false }
         return now.timeIntervalSince(receivedAt) > state.staleAfter
+    }
+
+    /// A price from the last session while the market is closed: its last word, not a late one.
+    private func isClosingPrice(_ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>) -> Bool {
+        guard let market, let timestamp = row.pointee.quote?.timestamp else { return false }
+        return market.isClosingPrice(of: slot.pointee.key.symbol, at: timestamp)
     }
 
     private func isReconnecting(_ brandID: String) -> Bool {
