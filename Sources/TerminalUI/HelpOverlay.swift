@@ -22,6 +22,8 @@ struct HelpOverlay {
         ("P", "positions, P&L and balances (B S trade, r refresh)"),
         ("O", "orders (c cancels the selected open one)"),
         ("m", "message log: the last messages with their time"),
+        ("!", "set a price alert on the selected row"),
+        ("L", "alert log: what fired, the alerts set (d deletes)"),
         ("?", "show or hide this help"),
         ("q  Ctrl-C", "quit"),
         ("Ctrl-Z", "suspend (fg in the shell resumes)"),
@@ -31,6 +33,7 @@ struct HelpOverlay {
     /// What the screen shows besides keys.
     private static let marks: [(keys: String, meaning: String)] = [
         ("~ dimmed row", "stale: no update for a while (staleAfterSeconds)"),
+        ("! in the margin", "an alert fired on this row (until L is opened)"),
     ]
 
     private static let promptEntries: [(keys: String, meaning: String)] = [
