@@ -72,7 +72,7 @@ struct BrokerFooter {
 
     private static let alertLogHints = [
         Hint(key: "j k", label: "select", priority: 6),
-        Hint(key: "d", label: "delete alert", priority: 8),
+        Hint(key: "d", label: "delete", priority: 8),
         Hint(key: "Esc", label: "back", priority: 9),
     ]
 

@@ -24,15 +24,18 @@ struct AlertLogView {
             lines.append(StyledText("nothing yet", style: palette.muted))
         }
         let shownFired = log.reversed().prefix(log.count > firedRoom ? firedRoom - 1 : firedRoom)
-        let symbolWidth = max(6, (log.map(\.symbol) + alerts.map(\.symbol)).map { TerminalText.width(TerminalText.sanitize($0)) }.max() ?? 0)
+        // Columns as wide as their widest entry, so a narrow terminal keeps the prices in view.
+        let symbolWidth = widest((log.map(\.symbol) + alerts.map(\.symbol)).map(TerminalText.sanitize))
+        let conditionWidth = widest((log.map(\.alert) + alerts).map(\.condition.summary))
+        let brokerWidth = widest(log.map { brokerName($0.brokerID) } + alerts.map { scopeName($0.scope) })
         for firing in shownFired {
             var line = StyledText(HeaderBar.clock(firing.at, timeZone: timeZone), style: palette.muted)
             line.append("  ")
             line.append(padded(TerminalText.sanitize(firing.symbol), symbolWidth), style: palette.overlayTitle)
             line.append("  ")
-            line.append(padded(brokerName(firing.brokerID), 12))
+            line.append(padded(brokerName(firing.brokerID), brokerWidth))
             line.append("  ")
-            line.append(padded(firing.alert.condition.summary, 22))
+            line.append(padded(firing.alert.condition.summary, conditionWidth))
             line.append("  ")
             line.append(QuoteFormatting.price(firing.price), style: palette.overlayTitle)
             lines.append(line)
@@ -48,10 +51,12 @@ struct AlertLogView {
             lines.append(StyledText("none: ! on a row sets one", style: palette.muted))
         }
         let selected = screen.selectedIndex(in: alerts)
+        let idWidth = widest(alerts.map { "#\($0.id)" })
         for (index, alert) in alerts.enumerated() {
             let parts = [
-                padded("#\(alert.id)", 4), padded(TerminalText.sanitize(alert.symbol), symbolWidth), padded(alert.condition.summary, 22),
-                padded(scopeName(alert.scope), 12), padded(alert.rearm == .whenCleared ? "rearms" : "once", 6), standing(alert),
+                padded("#\(alert.id)", idWidth), padded(TerminalText.sanitize(alert.symbol), symbolWidth),
+                padded(alert.condition.summary, conditionWidth), padded(scopeName(alert.scope), brokerWidth),
+                padded(alert.rearm == .whenCleared ? "rearms" : "once", 6), standing(alert),
             ]
             guard index != selected else {
                 lines.append(StyledText("▶ " + parts.joined(separator: "  "), style: palette.selectedList))
@@ -87,6 +92,10 @@ struct AlertLogView {
 
     private func brokerName(_ id: String) -> String {
         TerminalText.sanitize(brokers.first { $0.id == id }?.name ?? id)
+    }
+
+    private func widest(_ texts: [String]) -> Int {
+        texts.map(TerminalText.width).max() ?? 0
     }
 
     private func padded(_ text: String, _ width: Int) -> String {
