@@ -77,9 +77,13 @@ enum WatchlistDocument {
     private static func withAlerts(_ entries: [StoredJSON], in book: WatchlistBook) -> WatchlistBook {
         var book = book
         var alerts: [Alert] = []
+        var reserved = Set<Int>()
         for (index, entry) in entries.enumerated() {
             var name = "entry \(index + 1)"
-            if case .object(let fields) = entry, case .number(let id)? = fields["id"] { name += " (id \(id))" }
+            if case .object(let fields) = entry, case .number(let id)? = fields["id"] {
+                name += " (id \(id))"
+                if let whole = Int(id.description) { reserved.insert(whole) }
+            }
             switch AlertRecord.alert(from: entry) {
             case .success(let alert) where alerts.contains(where: { $0.id == alert.id }):
                 book.unreadableAlerts.append(UnreadableAlertEntry(json: entry, problem: "\(name): the id is used by an earlier alert"))
@@ -89,7 +93,7 @@ enum WatchlistDocument {
                 book.unreadableAlerts.append(UnreadableAlertEntry(json: entry, problem: "\(name): \(problem)"))
             }
         }
-        book.alerts = AlertBook(alerts: alerts)
+        book.alerts = AlertBook(alerts: alerts, reservedIDs: reserved.subtracting(alerts.map(\.id)))
         return book
     }
 

@@ -127,6 +127,12 @@ import Testing
             #expect(store.book.alerts.alerts.map(\.id) == [1])
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.contains("corrupt") }.isEmpty)
 
+            // A new alert does not take an id an unreadable entry holds.
+            #expect(store.book.alerts.reservedIDs == [2, 3])
+            _ = try store.edit { (book: inout WatchlistBook) throws(WatchlistBook.EditError) in
+                book.alerts.add(Self.draft("MSFT", .below(exactDecimal("300"))), at: Self.setAt)
+            }
+            #expect(store.book.alerts.alerts.map(\.id) == [1, 4])
             // An edit writes the unreadable entries back as they were, every field kept.
             _ = try store.add(["MSFT"])
             let reloaded = WatchlistStore(file: file, seed: [])

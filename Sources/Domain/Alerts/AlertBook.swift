@@ -4,9 +4,13 @@ import Foundation
 /// watchlist store applies them to whatever another instance last wrote.
 public struct AlertBook: Sendable, Hashable {
     public private(set) var alerts: [Alert]
+    /// Ids held by entries of the file that could not be read: a new alert never takes one, so fixing
+    /// such an entry by hand cannot make two alerts share an id.
+    public private(set) var reservedIDs: Set<Int>
 
-    public init(alerts: [Alert] = []) {
+    public init(alerts: [Alert] = [], reservedIDs: Set<Int> = []) {
         self.alerts = alerts
+        self.reservedIDs = reservedIDs
     }
 
     public var isEmpty: Bool { alerts.isEmpty }
@@ -20,7 +24,7 @@ public struct AlertBook: Sendable, Hashable {
     @discardableResult
     public mutating func add(_ draft: AlertDraft, at now: Date) -> Alert {
         let alert = Alert(
-            id: (alerts.map(\.id).max() ?? 0) + 1, symbol: draft.symbol, condition: draft.condition,
+            id: (alerts.map(\.id) + reservedIDs).max().map { $0 + 1 } ?? 1, symbol: draft.symbol, condition: draft.condition,
             scope: draft.scope, rearm: draft.rearm, createdAt: Self.wholeSecond(now))
         alerts.append(alert)
         return alert
