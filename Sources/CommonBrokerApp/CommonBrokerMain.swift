@@ -31,6 +31,9 @@ public enum CommonBrokerMain {
         case .relay(let options):
             guard let app = compose(options, environment, relay: true) else { return 78 }
             return await RelayCommand.run(app)
+        case .alerts(let options, let action, let json):
+            guard let app = compose(options, environment) else { return 78 }
+            return await AlertsCommand.run(app, action, json: json)
         case .paperStress(let options):
             return await PaperStressCommand.run(options)
         }

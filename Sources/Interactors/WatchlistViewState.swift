@@ -159,6 +159,11 @@ public struct WatchlistViewState: Sendable {
     public var ticketPreview: TicketPreview?
     /// Some broker's orders reach a production account: the header says LIVE TRADING.
     public var tradesLive = false
+    /// The alerts that are set, what fired this run (oldest first) and the rows that fired since the
+    /// alert log was last opened (highlighted and marked `!`).
+    public var alerts = AlertBook()
+    public var alertLog: [AlertFiring] = []
+    public var alertedRows: Set<QuoteKey> = []
 
     public init(
         rows: WatchlistRows = WatchlistRows(), selectedIndex: Int? = nil, sort: SortOrder = .symbol,

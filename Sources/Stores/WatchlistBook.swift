@@ -6,6 +6,10 @@ import TextSafety
 /// Lists are named uniquely (ignoring case); there is always at least one.
 public struct WatchlistBook: Sendable, Hashable {
     public private(set) var lists: [NamedWatchlist]
+    /// The price alerts, saved in the same file so they travel with the lists.
+    public var alerts = AlertBook()
+    /// Alert entries of the file this version cannot read, written back as they were.
+    var unreadableAlerts: [UnreadableAlertEntry] = []
 
     /// `lists` with empty or duplicate names and duplicate symbols dropped; one default list if none remain.
     public init(lists: [NamedWatchlist]) {
@@ -23,6 +27,17 @@ public struct WatchlistBook: Sendable, Hashable {
     }
 
     public var names: [String] { lists.map(\.name) }
+
+    /// The same alerts with other lists (the store's canonical form of the lists).
+    func replacingLists(_ lists: [NamedWatchlist]) -> WatchlistBook {
+        var book = WatchlistBook(lists: lists)
+        book.alerts = alerts
+        book.unreadableAlerts = unreadableAlerts
+        return book
+    }
+
+    /// What is wrong with each alert entry of the file that could not be read (kept as it is).
+    public var unreadableAlertProblems: [String] { unreadableAlerts.map(\.problem) }
 
     public func index(of name: String) -> Int? {
         lists.firstIndex { $0.name == name }

@@ -8,6 +8,10 @@ import TextSafety
 ///
 /// Version 1, from before there were several lists, is `{"symbols": ["AAPL", "MSFT"], "version": 1}`: it
 /// reads as one list named "Watchlist", and the first edit writes version 2.
+///
+/// Alerts are an optional `"alerts": [...]` beside the lists (see `AlertRecord`), written only when there
+/// are some, so a file without alerts is byte for byte what earlier versions wrote and read. An entry
+/// that cannot be read is kept as it is and named in a `WatchlistLoadNote`; the rest loads.
 enum WatchlistDocument {
     static let currentVersion = 2
 
@@ -17,7 +21,8 @@ enum WatchlistDocument {
         // Symbols such as BRK/B would otherwise be written as BRK\/B.
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding Ints and Strings cannot fail.
-        var data = try! encoder.encode(Version2(version: currentVersion, lists: book.lists))
+        let alerts = book.alerts.alerts.map(AlertRecord.json) + book.unreadableAlerts.map(\.json)
+        var data = try! encoder.encode(Version2(version: currentVersion, lists: book.lists, alerts: alerts.isEmpty ? nil : alerts))
         data.append(UInt8(ascii: "\n"))
         return data
     }
@@ -37,7 +42,7 @@ enum WatchlistDocument {
                 return symbols(document.symbols, in: "the watchlist").map(WatchlistBook.init(symbols:))
             case 2:
                 let document = try JSONDecoder().decode(Version2.self, from: data)
-                return lists(document.lists)
+                return lists(document.lists).map { withAlerts(document.alerts ?? [], in: $0) }
             default:
                 return .failure(CorruptReason("unsupported version \(versionOnly.version), expected \(currentVersion)"))
             }
@@ -67,6 +72,31 @@ enum WatchlistDocument {
         return .success(WatchlistBook(lists: lists))
     }
 
+    /// Every entry that reads as an alert with an id not seen before joins the book; the others are kept
+    /// aside, each with what is wrong, numbered from 1 as they stand in the file.
+    private static func withAlerts(_ entries: [StoredJSON], in book: WatchlistBook) -> WatchlistBook {
+        var book = book
+        var alerts: [Alert] = []
+        var reserved = Set<Int>()
+        for (index, entry) in entries.enumerated() {
+            var name = "entry \(index + 1)"
+            if case .object(let fields) = entry, case .number(let id)? = fields["id"] {
+                name += " (id \(id))"
+                if let whole = Int(id.description) { reserved.insert(whole) }
+            }
+            switch AlertRecord.alert(from: entry) {
+            case .success(let alert) where alerts.contains(where: { $0.id == alert.id }):
+                book.unreadableAlerts.append(UnreadableAlertEntry(json: entry, problem: "\(name): the id is used by an earlier alert"))
+            case .success(let alert):
+                alerts.append(alert)
+            case .failure(let problem):
+                book.unreadableAlerts.append(UnreadableAlertEntry(json: entry, problem: "\(name): \(problem)"))
+            }
+        }
+        book.alerts = AlertBook(alerts: alerts, reservedIDs: reserved.subtracting(alerts.map(\.id)))
+        return book
+    }
+
     private static func symbols(_ raw: [String], in place: String) -> Result<[String], CorruptReason> {
         var seen = Set<String>()
         var symbols: [String] = []
@@ -89,6 +119,7 @@ enum WatchlistDocument {
     private struct Version2: Codable {
         var version: Int
         var lists: [NamedWatchlist]
+        var alerts: [StoredJSON]?
     }
 
     /// Decoded first so a file from a newer version is reported as such, not as a shape mismatch.

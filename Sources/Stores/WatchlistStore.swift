@@ -50,7 +50,8 @@ public final class WatchlistStore: Sendable {
             }
             if case .success(let book) = WatchlistDocument.book(from: data) {
                 replaceSymbols(with: book)
-                return nil
+                guard !book.unreadableAlerts.isEmpty else { return nil }
+                return .unreadableAlerts(path: file.url.path, problems: book.unreadableAlertProblems)
             }
             // Look again under the lock before moving anything: another instance may have just
             // replaced the file with a good one.
@@ -184,7 +185,7 @@ public final class WatchlistStore: Sendable {
     }
 
     private static func canonical(_ book: WatchlistBook) -> WatchlistBook {
-        WatchlistBook(lists: book.lists.map { NamedWatchlist(name: $0.name, symbols: withoutDuplicates($0.symbols.compactMap(canonical))) })
+        book.replacingLists(book.lists.map { NamedWatchlist(name: $0.name, symbols: withoutDuplicates($0.symbols.compactMap(canonical))) })
     }
 
     private static func withoutDuplicates(_ symbols: [String]) -> [String] {

@@ -12,6 +12,8 @@ final class CursesEventLoop {
         /// Publishes the size for `TerminalSession.size`.
         var sizeChanged: (ScreenSize) -> Void
         var stopRequested: () -> Bool
+        /// True once after `TerminalSession.ringBell`.
+        var takeBellRequest: () -> Bool
     }
 
     private let screen: CursesScreen
@@ -69,6 +71,7 @@ final class CursesEventLoop {
             if fds[0].revents & Int16(POLLIN) != 0 {
                 wakeUp.drain()
                 schedule.setNeedsDisplay()
+                if callbacks.takeBellRequest(), ownsTerminal { screen.ringBell() }
             }
             guard fds.count > 2 else { continue }
             if fds[2].revents & Int16(POLLIN) != 0 {

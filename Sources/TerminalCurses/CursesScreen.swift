@@ -149,6 +149,11 @@ final class CursesScreen {
     }
 
     /// Clears the screen on the next update and redraws every cell of the next frame.
+    /// The terminal's bell (or its visible bell when it has no audible one), written at once.
+    func ringBell() {
+        _ = beep()
+    }
+
     func invalidate() {
         wclear(cb_stdscr())
         writer.invalidate()

@@ -17,6 +17,7 @@ public final class TerminalSession: Sendable {
     private let onResize: @Sendable (ScreenSize) -> Void
     private let wakeUp: Result<WakeUpSignal, TerminalError>
     private let stopRequested = Atomic<Bool>(false)
+    private let bellRequested = Atomic<Bool>(false)
     private let lifecycle: Mutex<Lifecycle>
     /// Entered when the UI thread starts, left when it has restored the terminal.
     private let uiThreadRunning = DispatchGroup()
@@ -129,7 +130,8 @@ public final class TerminalSession: Sendable {
             onKey: onKey,
             onResize: onResize,
             sizeChanged: { [self] size in lifecycle.withLock { $0.size = size } },
-            stopRequested: { [self] in stopRequested.load(ordering: .acquiring) }
+            stopRequested: { [self] in stopRequested.load(ordering: .acquiring) },
+            takeBellRequest: { [self] in bellRequested.exchange(false, ordering: .acquiringAndReleasing) }
         )
         let loop = CursesEventLoop(screen: screen, wakeUp: wakeUp, signalReadEnd: signalReadEnd, options: options, callbacks: callbacks)
         return loop.run()
@@ -150,6 +152,13 @@ public final class TerminalSession: Sendable {
     /// `maxFramesPerSecond`; an identical frame writes nothing to the terminal.
     public func setNeedsDisplay() {
         if case .success(let wakeUp) = wakeUp { wakeUp.signal() }
+    }
+
+    /// Thread-safe: rings the terminal bell (curses `beep`, which writes the terminal's `bel`, BEL for
+    /// most) from the UI thread at its next wake-up. Several requests before then ring once.
+    public func ringBell() {
+        bellRequested.store(true, ordering: .releasing)
+        setNeedsDisplay()
     }
 
     /// Stops the UI thread and restores the terminal (endwin). Idempotent and callable from any thread;

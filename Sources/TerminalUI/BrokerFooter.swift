@@ -70,6 +70,17 @@ struct BrokerFooter {
         Hint(key: "Esc", label: "cancel", priority: 8),
     ]
 
+    private static let alertLogHints = [
+        Hint(key: "j k", label: "select", priority: 6),
+        Hint(key: "d", label: "delete", priority: 8),
+        Hint(key: "Esc", label: "back", priority: 9),
+    ]
+
+    private static let alertDialogHints = [
+        Hint(key: "Enter", label: "set alert", priority: 9),
+        Hint(key: "Esc", label: "cancel", priority: 8),
+    ]
+
     /// The keys the screen in front accepts.
     private var hints: [Hint] {
         switch state.front {
@@ -78,6 +89,8 @@ struct BrokerFooter {
         case .ticket: Self.ticketHints
         case .detail: Self.detailHints
         case .listMenu: Self.listMenuHints
+        case .alertLog: Self.alertLogHints
+        case .alertDialog: Self.alertDialogHints
         default: Self.watchlistHints
         }
     }

@@ -22,6 +22,7 @@ struct HelpOverlay {
         ("P", "positions, P&L and balances (B S trade, r refresh)"),
         ("O", "orders (c cancels the selected open one)"),
         ("m", "message log: the last messages with their time"),
+        ("!  L", "price alert on the selected row / alert log"),
         ("?", "show or hide this help"),
         ("q  Ctrl-C", "quit"),
         ("Ctrl-Z", "suspend (fg in the shell resumes)"),
@@ -30,7 +31,8 @@ struct HelpOverlay {
 
     /// What the screen shows besides keys.
     private static let marks: [(keys: String, meaning: String)] = [
-        ("~ dimmed row", "stale: no update for a while (staleAfterSeconds)"),
+        // One line for both marks: the help must fit a 100x30 terminal whole.
+        ("~  !  margin", "~ stale (dimmed) · ! an alert fired, until L"),
     ]
 
     private static let promptEntries: [(keys: String, meaning: String)] = [

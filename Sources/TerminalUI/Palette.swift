@@ -83,6 +83,9 @@ struct Palette: Sendable {
     var selectedListKey: Style { Style(bold: true, reverse: true) }
     var activeTab: Style { pick(Style(foreground: .black, background: .cyan, bold: true), Style(bold: true, reverse: true)) }
     var inactiveTab: Style { Style(dim: true) }
+    /// A row whose alert fired (until the alert log is opened), beside the `!` mark in its margin; and a
+    /// fired alert in the log. Reverse and underline without color.
+    var alertFired: Style { pick(Style(foreground: .black, background: .magenta, bold: true), Style(bold: true, underline: true)) }
     var overlayKey: Style { pick(Style(foreground: .cyan, bold: true), Style(bold: true)) }
 }
 

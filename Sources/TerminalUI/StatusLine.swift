@@ -40,6 +40,8 @@ struct StatusLine {
         switch state.front {
         case .adding(let prompt):
             ("Add symbols: ", prompt.text, prompt.error, "add")
+        case .alertDialog(let dialog):
+            ("Alert on \(TerminalText.sanitize(dialog.context.symbol)): ", dialog.prompt.text, dialog.prompt.error, "set")
         case .listMenu(let menu):
             switch menu.step {
             case .naming(.create, let prompt):

@@ -85,6 +85,13 @@ public enum WatchlistScreen {
             ListMenuOverlay(menu: menu, state: state, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
         case .ticket(let ticket):
             TicketView(ticket: ticket, preview: state.ticketPreview, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+        case .alertDialog(let dialog):
+            AlertDialogView(dialog: dialog, palette: palette).draw(into: &buffer, rows: 1..<statusRow)
+        case .alertLog(let screen):
+            AlertLogView(
+                screen: screen, alerts: state.alerts.alerts, log: state.alertLog, brokers: state.brokers.map(\.branding),
+                timeZone: options.timeZone, palette: palette
+            ).draw(into: &buffer, rows: 1..<footerRow)
         case .watchlist, .adding, .detail, .positions, .orders:
             break
         }

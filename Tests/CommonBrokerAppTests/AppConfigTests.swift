@@ -41,6 +41,7 @@ import Testing
         }
         #expect(keys(document.root["trading"]) == Set(AppConfig.Trading.validKeys))
         #expect(keys(document.root["paper"]) == Set(AppConfig.Paper.validKeys))
+        #expect(keys(document.root["alerts"]) == Set(AppConfig.Alerts.validKeys))
         // The bus is off in the example (null); its comments name every key it takes.
         let busComments = (document.root.objectMembers ?? []).filter { $0.key == "//bus" }.compactMap(\.value.stringValue).joined(separator: " ")
         for key in AppConfig.Bus.validKeys {
@@ -190,7 +191,7 @@ import Testing
           "colour": false
         }
         """
-        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers, trading, paper, bus")
+        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers, trading, paper, bus, alerts")
         #expect(load(text).failureValue?.keyPath == "colour")
         #expect(load(text).failureValue?.position == SourcePosition(line: 3, column: 3))
     }

@@ -104,7 +104,7 @@ import Testing
     /// in an argument cannot colour or move anything in the terminal.
     @Test func argumentsAreQuotedAsTypedAndEscaped() {
         #expect(usageMessage("--symbols", "A\u{1B}[31mb") == "invalid symbol in --symbols: A\\u{1b}[31mb contains '\\u{1b}'; use letters, digits, . - / ^")
-        #expect(usageMessage("pr\u{1B}]0;x\u{7}int") == "unexpected argument 'pr\\u{1b}]0;x\\u{7}int'; the commands are print, import lots and relay; see commonbroker --help")
+        #expect(usageMessage("pr\u{1B}]0;x\u{7}int") == "unexpected argument 'pr\\u{1b}]0;x\\u{7}int'; the commands are print, import lots, alerts and relay; see commonbroker --help")
         #expect(usageMessage("--b\u{202E}ad") == "unknown option '--b\\u{202e}ad'; see commonbroker --help")
         #expect(usageMessage("--env", "\u{9B}2J") == "option '--env' takes production or sandbox, not '\\u{9b}2J'")
     }
@@ -114,14 +114,14 @@ import Testing
         #expect((try? parse("relay", "--config", "/etc/cb.json", "--env", "sandbox").get()) == .relay(RunOptions(configPath: "/etc/cb.json", environment: "sandbox")))
         #expect(usageMessage("relay", "now") == "unexpected argument 'now'; relay takes only options; see commonbroker --help")
         #expect(usageMessage("relay", "--demo").contains("--demo and --symbols do not apply"))
-        #expect(usageMessage("relay", "--json") == "--json only applies to the print command: commonbroker print --json")
+        #expect(usageMessage("relay", "--json") == "--json only applies to the print and alerts commands: commonbroker print --json")
     }
 
     @Test func positionalArguments() {
-        #expect(usageMessage("AAPL") == "unexpected argument 'AAPL'; the commands are print, import lots and relay; see commonbroker --help")
+        #expect(usageMessage("AAPL") == "unexpected argument 'AAPL'; the commands are print, import lots, alerts and relay; see commonbroker --help")
         #expect(usageMessage("print", "print") == "unexpected argument 'print'; print takes positions or orders, or nothing for quotes; see commonbroker --help")
-        #expect(usageMessage("--", "--demo") == "unexpected argument '--demo'; the commands are print, import lots and relay; see commonbroker --help")
-        #expect(usageMessage("--json") == "--json only applies to the print command: commonbroker print --json")
+        #expect(usageMessage("--", "--demo") == "unexpected argument '--demo'; the commands are print, import lots, alerts and relay; see commonbroker --help")
+        #expect(usageMessage("--json") == "--json only applies to the print and alerts commands: commonbroker print --json")
     }
 
     @Test func helpTextCoversCommandsOptionsKeysEnvironmentAndFiles() {
@@ -132,6 +132,7 @@ import Testing
             "brokers.demo", "tickIntervalMs", "pollIntervalSeconds", "NO_COLOR", "XDG_CONFIG_HOME", "XDG_STATE_HOME",
             "TRADIER_TOKEN", "APCA_API_KEY_ID", "APCA_API_SECRET_KEY", "FINNHUB_TOKEN", "POLYGON_API_KEY",
             "config.example.json", "~/.config/commonbroker/config.json", "~/.local/state/commonbroker/",
+            "alerts check", "alerts list", "alerts.bell", "alerts.desktop", "3 when some did",
         ] {
             #expect(help.contains(expected), "help lacks \(expected)")
         }
@@ -161,5 +162,27 @@ private extension Result where Failure == UsageError {
     var failureMessage: String? {
         if case .failure(let error) = self { return error.message }
         return nil
+    }
+}
+
+@Suite struct AlertsArgumentsTests {
+    private func usageMessage(_ arguments: String...) -> String {
+        CommandLineArguments.parse(arguments).failureMessage ?? "parsed"
+    }
+
+    @Test func checkAndListWithTheirOptions() throws {
+        #expect(try CommandLineArguments.parse(["alerts", "check", "--json"]).get() == .alerts(RunOptions(), .check, json: true))
+        #expect(try CommandLineArguments.parse(["alerts", "list"]).get() == .alerts(RunOptions(), .list, json: false))
+        #expect(try CommandLineArguments.parse(["--demo", "alerts", "check", "--config=c.json"]).get()
+            == .alerts(RunOptions(demo: true, configPath: "c.json"), .check, json: false))
+    }
+
+    @Test func mistakesAreNamed() {
+        #expect(usageMessage("alerts") == "alerts needs what to do: commonbroker alerts check [--json] or commonbroker alerts list [--json]")
+        #expect(usageMessage("alerts", "fire") == "unexpected argument 'fire'; alerts takes check or list; see commonbroker --help")
+        #expect(usageMessage("alerts", "check", "list") == "unexpected argument 'list'; alerts takes check or list; see commonbroker --help")
+        #expect(usageMessage("alerts", "check", "--csv") == "--csv does not apply to alerts; use --json")
+        #expect(usageMessage("alerts", "list", "--symbols", "AAPL") == "alerts are kept with the saved watchlist, which --symbols leaves aside; drop --symbols")
+        #expect(usageMessage("print", "alerts") == "unexpected argument 'alerts'; print takes positions or orders, or nothing for quotes; see commonbroker --help")
     }
 }

@@ -18,4 +18,19 @@ import Testing
         #expect(help.contains("until Ctrl-C or SIGTERM"))
         #expect(help.contains("print --follow | jq"))
     }
+
+    /// The alerts commands, their exit statuses and config keys are in the help, as scripts need them.
+    @Test func helpTextDocumentsAlerts() {
+        let help = CommandLineArguments.helpText
+        for expected in [
+            "commonbroker alerts check|list [--json]", "alerts check      Fetch one round of quotes for the saved price alerts",
+            "one JSON object a line", "status 0 when none fired, 3 when some did, 1 on error", "alerts list       The saved alerts",
+            "alerts.bell              ring the terminal bell when an alert fires (true)",
+            "alerts.desktop           also notify through notify-send, if on PATH (false)",
+            "--json            With print or alerts",
+        ] {
+            #expect(help.contains(expected), "help lacks \(expected)")
+        }
+        #expect(AlertsCommand.firedStatus == 3, "the help's exit status is the command's")
+    }
 }

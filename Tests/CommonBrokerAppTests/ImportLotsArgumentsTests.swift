@@ -33,7 +33,7 @@ import Testing
     @Test func theWatchlistsOptionsDoNotApplyToImport() {
         #expect(usageMessage("--demo", "import", "lots", "a.csv") == "option '--demo' does not apply to import lots, which takes a file and --again")
         #expect(usageMessage("import", "lots", "a.csv", "--config", "c.json") == "option '--config' does not apply to import lots, which takes a file and --again")
-        #expect(usageMessage("import", "lots", "a.csv", "--json") == "--json only applies to the print command: commonbroker print --json")
+        #expect(usageMessage("import", "lots", "a.csv", "--json") == "--json only applies to the print and alerts commands: commonbroker print --json")
         #expect(usageMessage("print", "import") == "unexpected argument 'import'; print takes positions or orders, or nothing for quotes; see commonbroker --help")
         #expect(usageMessage("import", "lots", "a.csv", "--agian") == "unknown option '--agian' (did you mean '--again'?); see commonbroker --help")
     }

@@ -42,6 +42,8 @@ struct AppStateDriver {
                 if case .unfollow(let symbols) = effect { followedByEffects.subtract(symbols) }
                 if case .persist(let edit) = effect {
                     queue.append(.persisted(edit, .success(save(edit))))
+                } else if case .persistAlerts(let edit) = effect {
+                    queue.append(.alertsPersisted(edit, .success(edit.apply(to: &book.alerts, at: now))))
                 } else {
                     produced.append(effect)
                 }

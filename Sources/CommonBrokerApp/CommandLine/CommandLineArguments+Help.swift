@@ -12,6 +12,7 @@ extension CommandLineArguments {
           commonbroker print [--json|--csv|--follow] [same options]
           commonbroker print positions|orders [--json|--csv] [same options]
           commonbroker import lots FILE.csv [--again]
+          commonbroker alerts check|list [--json] [--demo] [--config PATH]
           commonbroker relay [--config PATH] [--env production|sandbox]
           commonbroker --help | --version
 
@@ -25,6 +26,11 @@ extension CommandLineArguments {
           import lots FILE  Add the lots in a CSV file to the book of holdings kept
                             elsewhere, shown with the positions; all or nothing:
                             a file with errors imports nothing (see LOTS below).
+          alerts check      Fetch one round of quotes for the saved price alerts, fire
+                            those whose condition is met (saved, as in the app) and
+                            print each; with --json one JSON object a line. Exit
+                            status 0 when none fired, 3 when some did, 1 on error.
+          alerts list       The saved alerts and where each stands (--json: an array).
           relay             Hold every broker's connection for the terminals on the
                             bus (config "bus"), with no screen: logs to standard
                             error, stops on SIGTERM or Ctrl-C.
@@ -40,7 +46,7 @@ extension CommandLineArguments {
           --record DIR      Also write every HTTP request and response to DIR, with
                             secrets redacted (to replay later or attach to a bug).
           --replay DIR      Answer from the recordings in DIR instead of the network.
-          --json            With print: write JSON instead of a table.
+          --json            With print or alerts: write JSON instead of a table.
           --csv             With print: write CSV (RFC 4180, a header row first).
           --follow          With print: one JSON object a line for every quote as it
                             arrives, the fields of --json, until Ctrl-C or SIGTERM
@@ -58,6 +64,8 @@ extension CommandLineArguments {
           highlightMilliseconds    how long a price change is highlighted (1000)
           color                    false draws without colors (true)
           theme.up, theme.down     colors of rising and falling prices (green, red)
+          alerts.bell              ring the terminal bell when an alert fires (true)
+          alerts.desktop           also notify through notify-send, if on PATH (false)
           brokers.demo             enabled, seed, tickIntervalMs, staleAfterSeconds (5;
                                    the stale threshold when only the demo runs)
           brokers.BROKER           enabled, environment, baseURL,
@@ -85,7 +93,8 @@ extension CommandLineArguments {
           ~/.config/commonbroker/config.json
                     the configuration (under $XDG_CONFIG_HOME if that is set)
           ~/.local/state/commonbroker/
-                    the watchlist as edited in the app (under $XDG_STATE_HOME if set),
+                    the watchlist and its price alerts as edited in the app (under
+                    $XDG_STATE_HOME if set),
                     and holdings.json, the lots imported with import lots
 
         """

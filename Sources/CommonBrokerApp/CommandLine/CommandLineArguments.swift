@@ -35,6 +35,9 @@ public enum CommandLineArguments {
         /// `import`, then `lots`, then the file: each set as its word is read.
         var isImport = false
         var isRelay = false
+        /// `alerts`, then `check` or `list`.
+        var isAlerts = false
+        var alertsAction: AlertsCommand.Action?
         var importsLots = false
         var importFile: String?
         var again = false
@@ -61,8 +64,19 @@ public enum CommandLineArguments {
             if options.recordDirectory != nil && options.replayDirectory != nil {
                 throw UsageError("--record and --replay cannot be combined: record once, then replay")
             }
+            if isAlerts {
+                guard let alertsAction else {
+                    throw UsageError("alerts needs what to do: commonbroker alerts check [--json] or commonbroker alerts list [--json]")
+                }
+                if csv { throw UsageError("--csv does not apply to alerts; use --json") }
+                if again { throw UsageError("--again only applies to importing lots: commonbroker import lots FILE.csv --again") }
+                if options.symbols != nil {
+                    throw UsageError("alerts are kept with the saved watchlist, which --symbols leaves aside; drop --symbols")
+                }
+                return .alerts(options, alertsAction, json: json)
+            }
             if json && !isPrint {
-                throw UsageError("--json only applies to the print command: commonbroker print --json")
+                throw UsageError("--json only applies to the print and alerts commands: commonbroker print --json")
             }
             if csv && !isPrint {
                 throw UsageError("--csv only applies to the print command: commonbroker print --csv")
@@ -202,8 +216,14 @@ public enum CommandLineArguments {
                 try importPositional(argument)
                 return
             }
-            let isFirstPositional = !isPrint && !isRelay
+            let isFirstPositional = !isPrint && !isRelay && !isAlerts
             switch argument {
+            case "alerts" where isFirstPositional:
+                isAlerts = true
+            case "check" where isAlerts && alertsAction == nil:
+                alertsAction = .check
+            case "list" where isAlerts && alertsAction == nil:
+                alertsAction = .list
             case "relay" where isFirstPositional:
                 isRelay = true
             case "print" where isFirstPositional:
@@ -215,8 +235,10 @@ public enum CommandLineArguments {
             case "orders" where isPrint && portfolio == nil:
                 portfolio = .orders
             default:
-                let hint = isFirstPositional ? "the commands are print, import lots and relay"
-                    : isRelay ? "relay takes only options" : "print takes positions or orders, or nothing for quotes"
+                let hint = isFirstPositional ? "the commands are print, import lots, alerts and relay"
+                    : isRelay ? "relay takes only options"
+                    : isAlerts ? "alerts takes check or list"
+                    : "print takes positions or orders, or nothing for quotes"
                 throw UsageError("unexpected argument '\(VisibleText.escaped(argument))'; \(hint); \(CommandLineArguments.helpReminder)")
             }
         }

@@ -14,6 +14,8 @@ public enum Invocation: Sendable, Equatable {
     /// `relay`: a headless leader on the bus: holds the brokers' connections for every terminal, logs to
     /// standard error, stops on SIGTERM or SIGINT.
     case relay(RunOptions)
+    /// `alerts check|list [--json]`: evaluate the saved alerts against one round of quotes, or list them.
+    case alerts(RunOptions, AlertsCommand.Action, json: Bool)
     /// Hidden: the paper broker under a burst of orders, for the kill -9 end-to-end test.
     case paperStress(PaperStressOptions)
 }

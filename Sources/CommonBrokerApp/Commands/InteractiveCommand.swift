@@ -37,6 +37,7 @@ enum InteractiveCommand {
             onResize: { input.yield(.resize($0)) }
         )
         let desk = await TradingDesk.start(app)
+        let notifier = app.config.alerts.desktop ? DesktopNotifier.find(environment: ProcessInfo.processInfo.environment) : nil
         let runtime = AppRuntime(
             state: AppState(
                 brokers: app.hub.brokers,
@@ -49,7 +50,9 @@ enum InteractiveCommand {
                     highlightFor: Double(app.config.highlightMilliseconds) / 1000,
                     accountBrokers: app.accountServices.map(\.branding),
                     tradingBrokers: desk.brokers,
-                    holdingsSources: [app.holdings.branding]
+                    holdingsSources: [app.holdings.branding],
+                    alertBell: app.config.alerts.bell,
+                    alertDesktop: app.config.alerts.desktop && notifier != nil
                 ),
                 initialMessages: app.notes + desk.notes,
                 terminalSize: session.size
@@ -59,6 +62,8 @@ enum InteractiveCommand {
             trading: desk.services,
             activity: desk.activity,
             watchlist: app.watchlist,
+            bell: { session.ringBell() },
+            notify: { notification in notifier?.send(notification) },
             // Quitting stops the session; the wait below sees it.
             quit: { session.stop() },
             publish: { state in

@@ -18,6 +18,8 @@ public struct AppConfig: Sendable, Equatable {
     public var paper: Paper
     /// Nil without a `bus` section: every process connects to its brokers itself.
     public var bus: Bus?
+    /// Bell and desktop notification when a price alert fires (`AppConfig+Alerts`).
+    public var alerts = Alerts()
 
     public static let staleAfterSecondsRange = 1...86_400
     public static let highlightMillisecondsRange = 0...10_000

@@ -23,5 +23,9 @@ public enum AppEffect: Sendable, Hashable {
     /// Ask the broker to cancel an open order; the answer comes back as `.orderCancelled`.
     case cancelOrder(brokerID: String, OrderID)
     case bell
+    /// Apply an edit to the saved alerts; the result comes back as `.alertsPersisted`.
+    case persistAlerts(AlertEdit)
+    /// Show a desktop notification (an alert fired and `alerts.desktop` is on).
+    case notify(DesktopNotification)
     case quit
 }

@@ -28,4 +28,6 @@ public enum AppEvent: Sendable {
     case trading(TradingActivity)
     /// How a broker's quotes reach this process changed (the bus: leader, follower of whom, lost).
     case route(brokerID: String, QuoteRoute)
+    /// The watchlist file's answer to an alert edit: the alerts as they are now on disk, or why not saved.
+    case alertsPersisted(AlertEdit, Result<AlertEditOutcome, WatchlistStoreError>)
 }

@@ -14,6 +14,7 @@ public actor AppRuntime {
     private let now: @Sendable () -> Date
     private let publish: @Sendable (WatchlistViewState) -> Void
     private let bell: @Sendable () -> Void
+    private let notify: @Sendable (DesktopNotification) -> Void
     private let quit: @Sendable () -> Void
     private var subscription: MarketFeedSubscription?
     private var followed: Set<String> = []
@@ -36,6 +37,7 @@ public actor AppRuntime {
         watchlist: WatchlistStore,
         now: @escaping @Sendable () -> Date = Date.init,
         bell: @escaping @Sendable () -> Void = {},
+        notify: @escaping @Sendable (DesktopNotification) -> Void = { _ in },
         quit: @escaping @Sendable () -> Void = {},
         publish: @escaping @Sendable (WatchlistViewState) -> Void
     ) {
@@ -47,6 +49,7 @@ public actor AppRuntime {
         self.feed = feed
         self.now = now
         self.bell = bell
+        self.notify = notify
         self.quit = quit
         self.publish = publish
     }
@@ -136,6 +139,10 @@ public actor AppRuntime {
             }
         case .bell:
             bell()
+        case .notify(let notification):
+            notify(notification)
+        case .persistAlerts(let edit):
+            return .alertsPersisted(edit, apply(edit))
         case .quit:
             quit()
         }
@@ -174,6 +181,21 @@ public actor AppRuntime {
             case .failure(let refusal): outcome = WatchlistEditOutcome(lists: [], refusal: refusal)
             }
             outcome.lists = watchlist.book.lists
+            outcome.notes = watchlist.takeEditNotes()
+            return .success(outcome)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Alerts live in the watchlist file: the edit is applied to what it holds now, under its lock.
+    private func apply(_ edit: AlertEdit) -> Result<AlertEditOutcome, WatchlistStoreError> {
+        let at = now()
+        do throws(WatchlistStoreError) {
+            let result = try watchlist.edit { (book: inout WatchlistBook) throws(WatchlistBook.EditError) in
+                edit.apply(to: &book.alerts, at: at)
+            }
+            guard case .success(var outcome) = result else { preconditionFailure("an alert edit cannot be refused") }
             outcome.notes = watchlist.takeEditNotes()
             return .success(outcome)
         } catch {

@@ -48,6 +48,12 @@ public struct AppState: Sendable {
     var ordersSent = 0
     /// How each broker's quotes arrive, where the bus said (absent: its own connection).
     public private(set) var routes: [String: QuoteRoute] = [:]
+    /// The price alerts, as saved with the lists.
+    public internal(set) var alerts: AlertBook
+    /// What fired this run, oldest first, at most `alertLogLimit` (`L` shows them newest first).
+    public internal(set) var alertLog: [AlertFiring] = []
+    /// Rows whose alert fired since the alert log was last opened: highlighted until seen.
+    public internal(set) var alertedRows: Set<QuoteKey> = []
     /// The time of the last event, for what the view derives from the date (today's P&L).
     private var viewTime = Date.distantPast
 
@@ -68,12 +74,19 @@ public struct AppState: Sendable {
         public var holdingsSources: [ServiceBranding]
         /// How often open trading screens ask for the portfolio again.
         public var portfolioRefresh: TimeInterval
+        /// Ring the terminal bell when an alert fires (`alerts.bell`).
+        public var alertBell = true
+        /// Ask for a desktop notification when an alert fires (`alerts.desktop`).
+        public var alertDesktop = false
 
         public init(
             isDemo: Bool, isSaved: Bool = true, securityWarning: String? = nil, staleAfter: TimeInterval = 30,
             highlightFor: TimeInterval = 1, accountBrokers: [ServiceBranding] = [], tradingBrokers: [TradingBroker] = [],
-            holdingsSources: [ServiceBranding] = [], portfolioRefresh: TimeInterval = 5
+            holdingsSources: [ServiceBranding] = [], portfolioRefresh: TimeInterval = 5,
+            alertBell: Bool = true, alertDesktop: Bool = false
         ) {
+            self.alertBell = alertBell
+            self.alertDesktop = alertDesktop
             self.isDemo = isDemo
             self.isSaved = isSaved
             self.securityWarning = securityWarning
@@ -107,6 +120,7 @@ public struct AppState: Sendable {
     ) {
         self.brokers = brokers
         self.lists = book.lists
+        self.alerts = book.alerts
         self.currentListName = book.lists[0].name
         self.settings = settings
         self.statuses = BrokerStatusStore(brokers: brokers)
@@ -147,13 +161,16 @@ public struct AppState: Sendable {
             return routeKey(key, at: now) + followCurrentSymbols()
         case .market(let update):
             apply(update, receivedAt: now)
-            return []
+            return evaluateAlerts(in: update, at: now)
         case .resize(let size):
             terminalSize = size
             return []
         case .route(let brokerID, let route):
             routes[brokerID] = route
             return []
+        case .alertsPersisted(let edit, let result):
+            alertsPersisted(edit, result, at: now)
+            return followCurrentSymbols()
         case .tick:
             if let message, !message.isShown(at: now) { self.message = nil }
             return refreshPortfolioIfShown(at: now)
@@ -247,6 +264,16 @@ public struct AppState: Sendable {
             let requests = ticket.update(action)
             front = .ticket(ticket)
             return carryOut(requests, at: now)
+        case .alertDialog(var dialog):
+            guard let action = dialog.action(for: key) else { return [] }
+            let requests = dialog.update(action)
+            front = .alertDialog(dialog)
+            return carryOut(requests, at: now)
+        case .alertLog(var screen):
+            guard let action = screen.action(for: key) else { return [] }
+            let requests = screen.update(action, alerts: alerts.alerts)
+            front = .alertLog(screen)
+            return carryOut(requests, at: now)
         }
     }
 
@@ -336,6 +363,10 @@ public struct AppState: Sendable {
                 return []
             }
             openTicket(symbol: row.key.symbol, side: side, brokerID: row.key.brandID, quantity: "", at: now)
+        case .setAlert:
+            openAlertDialog(at: now)
+        case .openAlertLog:
+            openAlertLog()
         }
         return []
     }
@@ -528,7 +559,7 @@ public struct AppState: Sendable {
 
     /// The shown list's symbols, those of positions and open orders (whose P&L is live), and the ticket's.
     private var wantedSymbols: Set<String> {
-        var wanted = Set(symbols).union(portfolio.symbols)
+        var wanted = Set(symbols).union(portfolio.symbols).union(alerts.symbolsThatCanFire)
         if case .ticket(let ticket) = front { wanted.insert(ticket.symbol) }
         return wanted
     }
@@ -652,6 +683,9 @@ public struct AppState: Sendable {
         )
         view.portfolio = portfolio
         view.tradesLive = settings.tradesLive
+        view.alerts = alerts
+        view.alertLog = alertLog
+        view.alertedRows = alertedRows
         switch front {
         case .positions:
             view.positions = PositionsSummary(portfolio: portfolio, todayStarted: Calendar.current.startOfDay(for: viewTime)) { brokerID, symbol in

@@ -19,4 +19,8 @@ public indirect enum FrontScreen: Sendable, Hashable {
     case orders(OrdersScreen)
     /// An order ticket for one symbol (`B` / `S`).
     case ticket(OrderTicket)
+    /// Setting an alert on the selected row (`!`).
+    case alertDialog(AlertDialog)
+    /// Fired and set alerts (`L`).
+    case alertLog(AlertLogScreen)
 }

@@ -28,6 +28,8 @@ public enum KeyMap {
         case .character("O"): .openOrders
         case .character("B"): .trade(.buy)
         case .character("S"): .trade(.sell)
+        case .character("!"): .setAlert
+        case .character("L"): .openAlertLog
         case .character(let digit) where ("1"..."9").contains(digit): .showList(Int(digit.asciiValue ?? 49) - 49)
         case .character("q"): .quit
         case .escape: .dismiss

@@ -27,4 +27,6 @@ public enum WatchlistAction: Sendable, Hashable {
     case openPositions, openOrders
     /// `B` / `S`: the order ticket on the selected row.
     case trade(OrderSide)
+    /// `!`: set an alert on the selected row; `L`: the alert log.
+    case setAlert, openAlertLog
 }

@@ -179,6 +179,7 @@ struct WatchlistTable {
         var error: Style
         var isStale: Bool
         var isSelected: Bool
+        var isAlerted: Bool
     }
 
     private func look(of slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, hasError: Bool, at index: Int) -> RowLook {
@@ -191,7 +192,8 @@ struct WatchlistTable {
             changePercent: trend,
             error: hasError ? palette.rowError(transient: isReconnecting(slot.pointee.branding.id)) : .plain,
             isStale: isStale(since: row.pointee.receivedAt) && !isClosingPrice(slot, row),
-            isSelected: index == state.selectedIndex)
+            isSelected: index == state.selectedIndex,
+            isAlerted: !state.alertedRows.isEmpty && state.alertedRows.contains(slot.pointee.key))
     }
 
     /// A broker's glyph as exactly one cell, whatever the configuration says.
@@ -296,7 +298,9 @@ struct WatchlistTable {
         for placement in layout.placements {
             switch placement.column {
             case .symbol:
-                drawTruncated(scalars[texts.symbol(offset)], in: placement.x, width: placement.width, style: CellCode.bold, into: &buffer, row: row)
+                let style = look.isAlerted ? CellCode.bits(palette.alertFired) : CellCode.bold
+                if look.isAlerted { buffer.fill(row: row, from: placement.x, to: placement.end, style: palette.alertFired) }
+                drawTruncated(scalars[texts.symbol(offset)], in: placement.x, width: placement.width, style: style, into: &buffer, row: row)
             case .broker:
                 buffer.write(scalars: CollectionOfOne(texts.glyph(offset)), column: placement.x, row: row, style: look.brand)
                 if layout.brokerLabel == .glyphAndName {
@@ -320,6 +324,10 @@ struct WatchlistTable {
             buffer.add(flags: CellCode.dim, row: row)
             // Dim alone is lost without color support or in a copied screen: the margin says it too.
             buffer.write(cells: [Self.staleMark], column: 0, row: row, style: palette.muted)
+        }
+        if look.isAlerted {
+            // Color alone is lost on a monochrome terminal or in a copied screen: the margin says it too.
+            buffer.write(cells: [Self.alertMark], column: 0, row: row, style: palette.alertFired)
         }
         if look.isSelected {
             buffer.toggle(flags: CellCode.reverse, row: row)
@@ -374,6 +382,9 @@ struct WatchlistTable {
         guard let changedAt else { return false }
         return now.timeIntervalSince(changedAt) < state.highlightFor
     }
+
+    /// In the left margin of a row whose alert fired, until the alert log is opened (see the help overlay).
+    static let alertMark: Character = "!"
 
     /// In the left margin of a row whose last quote is older than `staleAfter` (see the help overlay).
     static let staleMark: Character = "~"
