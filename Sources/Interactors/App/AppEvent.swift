@@ -28,4 +28,7 @@ public enum AppEvent: Sendable {
     case trading(TradingActivity)
     /// How a broker's quotes reach this process changed (the bus: leader, follower of whom, lost).
     case route(brokerID: String, QuoteRoute)
+    /// A click or wheel turn that the view mapped to an action on the table (`MouseMapping`): select a
+    /// row, scroll, show a list. Ignored while a screen is in front of the table.
+    case mouse(WatchlistAction)
 }

@@ -50,6 +50,10 @@ public struct AppState: Sendable {
     public private(set) var routes: [String: QuoteRoute] = [:]
     /// The time of the last event, for what the view derives from the date (today's P&L).
     private var viewTime = Date.distantPast
+    /// The theme drawn now (`T` cycles it).
+    public internal(set) var theme: ThemeName
+    /// Each list's `/` filter, by list name; a list without one shows every row.
+    public internal(set) var filters: [String: String] = [:]
 
     /// What does not change while the app runs.
     public struct Settings: Sendable {
@@ -68,11 +72,16 @@ public struct AppState: Sendable {
         public var holdingsSources: [ServiceBranding]
         /// How often open trading screens ask for the portfolio again.
         public var portfolioRefresh: TimeInterval
+        /// The table's keys (the config's `keys`).
+        public var keys: KeyBindings
+        /// The theme at start (the config's `theme`).
+        public var theme: ThemeName
 
         public init(
             isDemo: Bool, isSaved: Bool = true, securityWarning: String? = nil, staleAfter: TimeInterval = 30,
             highlightFor: TimeInterval = 1, accountBrokers: [ServiceBranding] = [], tradingBrokers: [TradingBroker] = [],
-            holdingsSources: [ServiceBranding] = [], portfolioRefresh: TimeInterval = 5
+            holdingsSources: [ServiceBranding] = [], portfolioRefresh: TimeInterval = 5,
+            keys: KeyBindings = .standard, theme: ThemeName = .dark
         ) {
             self.isDemo = isDemo
             self.isSaved = isSaved
@@ -83,6 +92,8 @@ public struct AppState: Sendable {
             self.tradingBrokers = tradingBrokers
             self.holdingsSources = holdingsSources
             self.portfolioRefresh = portfolioRefresh
+            self.keys = keys
+            self.theme = theme
         }
 
         /// Some broker's orders reach a production account.
@@ -109,6 +120,7 @@ public struct AppState: Sendable {
         self.lists = book.lists
         self.currentListName = book.lists[0].name
         self.settings = settings
+        self.theme = settings.theme
         self.statuses = BrokerStatusStore(brokers: brokers)
         self.portfolio = PortfolioStore(brokers: settings.tradingBrokers.map(\.branding) + settings.holdingsSources)
         self.terminalSize = terminalSize
@@ -154,6 +166,10 @@ public struct AppState: Sendable {
         case .route(let brokerID, let route):
             routes[brokerID] = route
             return []
+        case .mouse(let action):
+            // Clicks land on the table only when nothing is in front of it.
+            guard front == .watchlist else { return [] }
+            return perform(action, at: now) + followCurrentSymbols()
         case .tick:
             if let message, !message.isShown(at: now) { self.message = nil }
             return refreshPortfolioIfShown(at: now)
@@ -204,8 +220,10 @@ public struct AppState: Sendable {
     private mutating func routeKey(_ key: KeyPress, at now: Date) -> [AppEffect] {
         switch front {
         case .watchlist:
-            guard let action = KeyMap.watchlistAction(for: key) else { return [] }
+            guard let action = settings.keys.action(for: key) else { return [] }
             return perform(action, at: now)
+        case .filtering(let prompt):
+            return filterKey(key, prompt: prompt, at: now)
         case .adding(var prompt):
             guard let action = TextPrompt.action(for: key) else { return [] }
             switch action {
@@ -217,10 +235,10 @@ public struct AppState: Sendable {
             }
             return []
         case .help:
-            if KeyMap.closesOverlay(key, openedWith: "?") { front = .watchlist }
+            if KeyMap.closesOverlay(key, openedWith: settings.keys.keys(for: .toggleHelp)) { front = .watchlist }
             return []
         case .messageLog:
-            if KeyMap.closesOverlay(key, openedWith: "m") { front = .watchlist }
+            if KeyMap.closesOverlay(key, openedWith: settings.keys.keys(for: .toggleMessageLog)) { front = .watchlist }
             return []
         case .listMenu(var menu):
             guard let action = menu.action(for: key) else { return [] }
@@ -295,6 +313,10 @@ public struct AppState: Sendable {
             return toggleAccounts()
         case .dismiss:
             if accounts != nil { return toggleAccounts() }
+            if currentFilter != nil {
+                clearFilter(at: now)
+                return []
+            }
             message = nil
         case .beginAdd:
             // The prompt takes the status line; what it showed is in the log and must not come back
@@ -336,6 +358,14 @@ public struct AppState: Sendable {
                 return []
             }
             openTicket(symbol: row.key.symbol, side: side, brokerID: row.key.brandID, quantity: "", at: now)
+        case .beginFilter:
+            beginFilter()
+        case .cycleTheme:
+            cycleTheme(at: now)
+        case .selectRow(let index):
+            moveSelection(by: index - selectedIndex)
+        case .scroll(let rows):
+            moveSelection(by: rows)
         }
         return []
     }
@@ -618,7 +648,7 @@ public struct AppState: Sendable {
         slots.indices.contains(selectedIndex) ? rows[selectedIndex] : nil
     }
 
-    private mutating func moveSelection(by delta: Int) {
+    mutating func moveSelection(by delta: Int) {
         guard !slots.isEmpty else { return }
         selectedIndex = min(max(0, selectedIndex + delta), slots.count - 1)
         selectedKey = slots[selectedIndex].key
@@ -652,6 +682,9 @@ public struct AppState: Sendable {
         )
         view.portfolio = portfolio
         view.tradesLive = settings.tradesLive
+        view.theme = theme
+        view.keys = settings.keys
+        view.filter = currentFilter
         switch front {
         case .positions:
             view.positions = PositionsSummary(portfolio: portfolio, todayStarted: Calendar.current.startOfDay(for: viewTime)) { brokerID, symbol in
@@ -685,7 +718,11 @@ public struct AppState: Sendable {
             }
         }
         slots = Self.sorted(built, by: sort, quotes: quotes.latest)
+        let kept = selectedKey
+        if let filter = currentFilter { slots = RowFilter.filter(slots, by: filter) }
         reselect()
+        // A filter that hides every row keeps the selection for when it is cleared.
+        if slots.isEmpty, currentFilter != nil { selectedKey = kept }
     }
 
     /// Display order for a sort. Rows without the sorted value go last; ties fall back to symbol, brand id.
