@@ -29,6 +29,7 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
         let r = Int(red) - Int(other.red)
         let g = Int(green) - Int(other.green)
         let b = Int(blue) - Int(other.blue)
-        return ((512 + meanRed) * r * r >> 8) + 4 * g * g + ((767 - meanRed) * b * b >> 8)
+        // Swift's >> binds tighter than *: the products are parenthesized before the shift.
+        return (((512 + meanRed) * r * r) >> 8) + 4 * g * g + (((767 - meanRed) * b * b) >> 8)
     }
 }

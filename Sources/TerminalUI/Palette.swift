@@ -102,7 +102,8 @@ struct Palette: Sendable {
     }
 
     func brand(_ brandColor: BrandColor) -> Style {
-        pick(Style(foreground: brands[BrandColor.allCases.firstIndex(of: brandColor)!], bold: true), Style(bold: true))
+        guard color else { return Style(bold: true) }
+        return Style(foreground: brands[BrandColor.allCases.firstIndex(of: brandColor)!], bold: true)
     }
 
     func connection(_ state: BrokerConnectionState) -> Style {
