@@ -719,7 +719,11 @@ public struct AppState: Sendable {
         }
         slots = Self.sorted(built, by: sort, quotes: quotes.latest)
         let kept = selectedKey
-        if let filter = currentFilter { slots = RowFilter.filter(slots, by: filter) }
+        if let filter = currentFilter {
+            slots = RowFilter.filter(slots, by: filter)
+            // The selected row filtered out: the best match takes its place.
+            if !slots.contains(where: { $0.key == kept }) { selectedIndex = 0 }
+        }
         reselect()
         // A filter that hides every row keeps the selection for when it is cleared.
         if slots.isEmpty, currentFilter != nil { selectedKey = kept }
