@@ -28,7 +28,7 @@ struct Palette: Sendable {
         var resolved = ColorRole.allCases.map { role in
             options.colorOverrides[role]?.resolved(at: depth) ?? theme.color(for: role).resolved(at: depth)
         }
-        resolved += BrandColor.allCases.map { theme.brand($0).resolved(at: depth) }
+        resolved += Self.brandOrder.map { theme.brand($0).resolved(at: depth) }
         let (colors, definitions) = Self.assignPaletteEntries(resolved)
         roles = Array(colors.prefix(ColorRole.allCases.count))
         brands = Array(colors.dropFirst(ColorRole.allCases.count))
@@ -58,12 +58,17 @@ struct Palette: Sendable {
         return (colors, definitions)
     }
 
+    private static let brandOrder = BrandColor.allCases
+
     private func role(_ role: ColorRole) -> TerminalColor? {
         color ? roles[role.slot] : nil
     }
 
-    var up: TerminalColor? { role(.up) }
-    var down: TerminalColor? { role(.down) }
+    /// Read for every row's change.
+    var up: TerminalColor? { color ? roles[Self.upSlot] : nil }
+    var down: TerminalColor? { color ? roles[Self.downSlot] : nil }
+    private static let upSlot = ColorRole.up.slot
+    private static let downSlot = ColorRole.down.slot
 
     private func pick(_ colored: Style, _ monochrome: Style) -> Style {
         color ? colored : monochrome
@@ -103,7 +108,7 @@ struct Palette: Sendable {
 
     func brand(_ brandColor: BrandColor) -> Style {
         guard color else { return Style(bold: true) }
-        return Style(foreground: brands[BrandColor.allCases.firstIndex(of: brandColor)!], bold: true)
+        return Style(foreground: brands[Self.brandOrder.firstIndex(of: brandColor)!], bold: true)
     }
 
     func connection(_ state: BrokerConnectionState) -> Style {

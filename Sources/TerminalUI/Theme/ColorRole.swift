@@ -31,6 +31,7 @@ public enum ColorRole: String, Sendable, Hashable, CaseIterable {
     /// The shown list's tab's background.
     case activeTab
 
-    /// Where the palette keeps the role's color.
-    var slot: Int { Self.allCases.firstIndex(of: self)! }
+    /// Where the palette keeps the role's color (read per row: `allCases` would build an array each time).
+    var slot: Int { Self.ordered.firstIndex(of: self)! }
+    private static let ordered = allCases
 }
