@@ -54,7 +54,9 @@ import Testing
     }
 
     @Test func remappedKeysDriveTheAppAndTheOldOnesDoNot() {
-        let keys = KeyBindings.standard.remapping([("quit", [.character("x")]), ("add", [.character("n")]), ("help", [.character("h")])])
+        let keys = KeyBindings.standard.remapping([
+            ("quit", [.character("x")]), ("add", [.character("n")]), ("help", [.character("h")]), ("undo", [.character("U")]), ("lists", [.character("w")]),
+        ])
         var driver = AppStateDriver(symbols: ["AAPL"], keys: keys)
         driver.send(.started)
         #expect(driver.press(.character("q")).isEmpty)
@@ -69,6 +71,14 @@ import Testing
         driver.press(.character("h"))
         #expect(driver.state.front == .watchlist)
         #expect(driver.state.viewState().keys == keys)
+        // Messages name the keys as mapped.
+        driver.press(.character("d"))
+        #expect(driver.state.message?.text == "Removed AAPL · U to undo")
+        driver.press(.character("n"))
+        driver.type("MSFT")
+        driver.press(.enter)
+        driver.press(.character("9"))
+        #expect(driver.state.message?.text == "There is no list 9; w makes one")
         #expect(driver.press(.character("x")) == [.quit])
         // Ctrl-C quits whatever the keys.
         #expect(driver.press(.control("c")) == [.quit])

@@ -337,7 +337,7 @@ public struct AppState: Sendable {
             showList(at: (currentListIndex + lists.count - 1) % lists.count, at: now)
         case .showList(let index):
             guard lists.indices.contains(index) else {
-                say(.info, "There is no list \(index + 1); W makes one", at: now)
+                say(.info, "There is no list \(index + 1); \(keyLabel("lists")) makes one", at: now)
                 return []
             }
             showList(at: index, at: now)
@@ -354,7 +354,7 @@ public struct AppState: Sendable {
             return carryOut([.open(.orders(OrdersScreen()))], at: now)
         case .trade(let side):
             guard let row = selectedRow else {
-                say(.info, "Add a symbol first: a adds one, then B or S opens a ticket on its row", at: now)
+                say(.info, "Add a symbol first: \(keyLabel("add")) adds one, then \(keyLabel("buy")) or \(keyLabel("sell")) opens a ticket on its row", at: now)
                 return []
             }
             openTicket(symbol: row.key.symbol, side: side, brokerID: row.key.brandID, quantity: "", at: now)
@@ -451,13 +451,13 @@ public struct AppState: Sendable {
         case .remove(let symbol, let list):
             if let index = outcome.removedIndex {
                 remember(.symbol(symbol, at: index, list: list))
-                say(.info, "Removed \(symbol) · u to undo\(unsavedNote)", at: now)
+                say(.info, "Removed \(symbol) · \(keyLabel("undo")) to undo\(unsavedNote)", at: now)
             }
         case .restore(let symbol, _, let list):
             if list == currentListName { select(symbol: symbol) }
             say(.info, "Restored \(symbol)\(unsavedNote)", at: now)
         case .createList:
-            say(.info, "Created list \(outcome.savedName ?? "") · a adds symbols to it\(unsavedNote)", at: now)
+            say(.info, "Created list \(outcome.savedName ?? "") · \(keyLabel("add")) adds symbols to it\(unsavedNote)", at: now)
         case .renameList(let old, _):
             let name = outcome.savedName ?? old
             if currentListName == old { currentListName = name }

@@ -30,7 +30,7 @@ extension AppState {
             front = .watchlist
             if let filter = currentFilter {
                 let shown = slots.count
-                say(.info, "Filter \(filter): \(shown == 1 ? "1 row" : "\(shown) rows") · Esc clears it", at: now)
+                say(.info, "Filter \(filter): \(shown == 1 ? "1 row" : "\(shown) rows") · \(keyLabel("dismiss")) clears it", at: now)
             }
         case .cancel:
             front = .watchlist
@@ -58,6 +58,6 @@ extension AppState {
     /// The next theme, said on the status line so the user knows its name.
     mutating func cycleTheme(at now: Date) {
         theme = theme.next
-        say(.info, "Theme: \(theme.rawValue) · T for the next one", at: now)
+        say(.info, "Theme: \(theme.rawValue) · \(keyLabel("theme")) for the next one", at: now)
     }
 }
