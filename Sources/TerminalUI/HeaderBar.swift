@@ -101,9 +101,7 @@ struct HeaderBar {
     private func tabColumns(all: Bool, from start: Int, limit: Int) -> [WatchlistLayout.Tab] {
         var x = start
         var result: [WatchlistLayout.Tab] = []
-        for (index, name) in state.listNames.enumerated() where all || index == state.currentList {
-            let shown = TerminalText.truncate(TerminalText.sanitize(name), toWidth: 24)
-            let label = all ? " \(shown) " : " \(shown) \(index + 1)/\(state.listNames.count) "
+        for (index, label) in tabLabels(all: all) {
             let end = min(limit, x + TerminalText.width(label))
             if x < end { result.append(WatchlistLayout.Tab(columns: x..<end, list: index)) }
             x += TerminalText.width(label)
@@ -114,12 +112,19 @@ struct HeaderBar {
     /// " Tech  Indexes  Crypto " with the shown list highlighted, or only the shown one, " Tech 2/3 ".
     private func tabs(all: Bool) -> StyledText {
         var text = StyledText()
-        for (index, name) in state.listNames.enumerated() where all || index == state.currentList {
-            let shown = TerminalText.truncate(TerminalText.sanitize(name), toWidth: 24)
-            let label = all ? " \(shown) " : " \(shown) \(index + 1)/\(state.listNames.count) "
+        for (index, label) in tabLabels(all: all) {
             text.append(label, style: index == state.currentList ? palette.activeTab : palette.inactiveTab)
         }
         return text
+    }
+
+    /// Each tab's list and label, as `tabs(all:)` draws them.
+    private func tabLabels(all: Bool) -> [(list: Int, label: String)] {
+        state.listNames.enumerated().compactMap { index, name in
+            guard all || index == state.currentList else { return nil }
+            let shown = TerminalText.truncate(TerminalText.sanitize(name), toWidth: 24)
+            return (index, all ? " \(shown) " : " \(shown) \(index + 1)/\(state.listNames.count) ")
+        }
     }
 
     /// HH:mm:ss in `timeZone`, whatever the user's locale. The time of day is the zone's offset plus
