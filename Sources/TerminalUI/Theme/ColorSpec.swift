@@ -13,10 +13,6 @@ public enum ColorSpec: Sendable, Hashable, CustomStringConvertible {
 
     static let basicNames = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
 
-    /// Every name `init(parsing:)` takes besides numbers and `#rgb`: the basic colors, their bright
-    /// forms and gray.
-    public static let names = basicNames + basicNames.map { "bright" + $0.prefix(1).uppercased() + $0.dropFirst() } + ["gray", "grey"]
-
     /// What the config's error message says a color may be.
     public static let accepted = "a color name (black, red, green, yellow, blue, magenta, cyan, white, brightRed … brightWhite, gray), "
         + "a palette number 0-255, or \"#rrggbb\""
