@@ -53,8 +53,9 @@ enum AnsiFrameWriter {
         if style.dim { codes.append("2") }
         if style.underline { codes.append("4") }
         if style.reverse { codes.append("7") }
-        if let foreground = style.foreground { codes.append("3\(foreground.rawValue)") }
-        if let background = style.background { codes.append("4\(background.rawValue)") }
+        // The eight ANSI colors as 3x / 4x, the rest of the palette as 38;5;n / 48;5;n.
+        if let foreground = style.foreground { codes.append(foreground.isBasic ? "3\(foreground.index)" : "38;5;\(foreground.index)") }
+        if let background = style.background { codes.append(background.isBasic ? "4\(background.index)" : "48;5;\(background.index)") }
         return Array("\u{1B}[\(codes.joined(separator: ";"))m".utf8)
     }
 }

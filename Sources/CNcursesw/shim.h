@@ -33,6 +33,16 @@ static inline WINDOW *cb_stdscr(void) { return stdscr; }
 static inline int cb_lines(void) { return LINES; }
 static inline int cb_cols(void) { return COLS; }
 static inline int cb_color_pairs(void) { return COLOR_PAIRS; }
+static inline int cb_colors(void) { return COLORS; }
+static inline int cb_key_mouse(void) { return KEY_MOUSE; }
+// The mouse events the watchlist asks for: left button presses and clicks, and the wheel (buttons 4
+// and 5, which terminals report as presses).
+static inline mmask_t cb_mouse_mask(void) {
+    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+static inline int cb_mouse_is_press(mmask_t state) { return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0; }
+static inline int cb_mouse_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }
+static inline int cb_mouse_is_wheel_down(mmask_t state) { return (state & BUTTON5_PRESSED) != 0; }
 static inline int cb_key_code_yes(void) { return KEY_CODE_YES; }
 static inline attr_t cb_attr_normal(void) { return WA_NORMAL; }
 static inline attr_t cb_attr_bold(void) { return WA_BOLD; }

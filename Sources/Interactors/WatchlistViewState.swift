@@ -164,6 +164,12 @@ public struct WatchlistViewState: Sendable {
     public var alerts = AlertBook()
     public var alertLog: [AlertFiring] = []
     public var alertedRows: Set<QuoteKey> = []
+    /// The theme to draw in (`T` cycles it).
+    public var theme: ThemeName = .dark
+    /// The table's keys, which the help overlay and the footer show.
+    public var keys: KeyBindings = .standard
+    /// The shown list's `/` filter; nil shows every row.
+    public var filter: String?
 
     public init(
         rows: WatchlistRows = WatchlistRows(), selectedIndex: Int? = nil, sort: SortOrder = .symbol,

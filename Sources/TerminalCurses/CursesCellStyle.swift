@@ -44,8 +44,9 @@ struct CursesCellStyle: Sendable, Hashable {
         }
     }
 
-    /// `TerminalColor` is declared in curses order (COLOR_BLACK = 0 … COLOR_WHITE = 7).
-    private static func number(_ color: TerminalColor?, default fallback: Int16) -> Int16 {
-        color.map { Int16($0.rawValue) } ?? fallback
+    /// `TerminalColor` numbers its colors as curses does (COLOR_BLACK = 0 … COLOR_WHITE = 7, then the
+    /// palette up to 255).
+    private static func number(_ color: TerminalColor?, default fallback: Int32) -> Int32 {
+        color.map { Int32($0.index) } ?? fallback
     }
 }

@@ -5,6 +5,8 @@ import CNcursesw
 enum CursesInput: Sendable, Hashable {
     case character(UInt32)
     case keyCode(Int32)
+    /// What `getmouse` said after KEY_MOUSE.
+    case mouse(MouseEvent)
 
     /// Nil for `ERR` (nothing left to read) or any status curses does not document.
     init?(status: Int32, value: UInt32) {

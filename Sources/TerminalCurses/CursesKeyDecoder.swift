@@ -6,6 +6,7 @@ enum CursesKeyDecoder {
         switch input {
         case .character(let value): decodeCharacter(value)
         case .keyCode(let code): decodeKeyCode(code)
+        case .mouse(let event): .mouse(event)
         }
     }
 

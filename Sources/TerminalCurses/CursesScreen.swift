@@ -11,6 +11,13 @@ final class CursesScreen {
     private(set) var size: ScreenSize
     private let screen: OpaquePointer
     private let colorMode: CursesColorMode
+    /// What themes may use, from curses' COLORS, can_change_color and COLORTERM.
+    let colorDepth: ColorDepth
+    /// COLORS ≥ 2^24: curses takes colors as 0xRRGGBB above 7, so palette entries are sent as their RGB.
+    private let isDirectColor: Bool
+    private let canChangeColor: Bool
+    /// The frame's truecolor definitions as last applied.
+    private var definitions: [ColorDefinition] = []
     private var pairs: CursesColorPairTable
     private var writer = CursesFrameWriter()
     private var cursorVisible = false
@@ -20,7 +27,7 @@ final class CursesScreen {
     static let fallbackResetSequence = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
 
     /// Takes over the terminal. Signal handlers must already be installed (`TerminalSignals.install()`).
-    init(color: Bool) throws(TerminalError) {
+    init(color: Bool, mouse: Bool = false) throws(TerminalError) {
         setlocale(LC_ALL, "")
         // Esc alone must feel immediate; 25 ms still joins the bytes of an arrow key's sequence.
         set_escdelay(25)
@@ -39,8 +46,21 @@ final class CursesScreen {
         if color, has_colors() {
             start_color()
             colorMode = use_default_colors() == OK ? .withDefaultColors : .withoutDefaultColors
+            let colors = Int(cb_colors())
+            isDirectColor = colors >= ColorDepth.directColorThreshold
+            canChangeColor = can_change_color()
+            colorDepth = ColorDepth.detect(
+                colorTerm: getenv("COLORTERM").map { String(cString: $0) }, colors: colors, canChangeColor: canChangeColor)
         } else {
             colorMode = .off
+            isDirectColor = false
+            canChangeColor = false
+            colorDepth = .basic
+        }
+        if mouse {
+            // Presses arrive at once rather than after a click interval.
+            mouseinterval(0)
+            _ = mousemask(cb_mouse_mask(), nil)
         }
         pairs = CursesColorPairTable(capacity: colorMode == .off ? 0 : Int(cb_color_pairs()))
         size = ScreenSize(columns: Int(cb_cols()), rows: Int(cb_lines()))
@@ -51,7 +71,8 @@ final class CursesScreen {
     /// cannot call curses: attributes off, cursor visible, keypad transmit off, alternate screen off.
     private static func resetSequence() -> [UInt8] {
         var bytes: [UInt8] = []
-        for capability in ["sgr0", "cnorm", "rmkx", "rmcup"] {
+        // oc: the palette back as it was, after a truecolor theme redefined entries.
+        for capability in ["sgr0", "oc", "cnorm", "rmkx", "rmcup"] {
             if let value = cb_terminfo_string(capability) {
                 bytes += Array(String(cString: value).utf8)
             }
@@ -61,6 +82,7 @@ final class CursesScreen {
 
     /// Draws the cells that differ from the screen; an identical frame writes nothing at all.
     func draw(_ frame: ScreenBuffer) {
+        if frame.colorDefinitions != definitions { define(frame.colorDefinitions) }
         let frame = CursesFrameWriter.fitted(frame, to: size)
         let cursorBefore = writer.onScreen?.cursor
         let runs = writer.changes(to: frame)
@@ -108,8 +130,33 @@ final class CursesScreen {
     private func pairNumber(_ colors: CursesColorPair?) -> Int16 {
         guard let colors else { return 0 }
         let (number, isNew) = pairs.number(for: colors)
-        if isNew { init_pair(number, colors.foreground, colors.background) }
+        if isNew { init_extended_pair(Int32(number), curses(colors.foreground), curses(colors.background)) }
         return number
+    }
+
+    /// A palette entry as curses takes it: itself, or its RGB on a direct-color terminal (whose 0…7
+    /// stay the ANSI colors).
+    private func curses(_ color: Int32) -> Int32 {
+        guard isDirectColor, color >= 8, color <= 255 else { return color }
+        let index = UInt8(color)
+        let rgb = definitions.first { $0.color.index == index }?.rgb ?? XtermPalette.rgb(of: index)
+        return Int32(rgb.hex)
+    }
+
+    /// Gives palette entries the RGB a truecolor theme asked for: curses redefines them in the terminal
+    /// (init_extended_color, 0…1000 per channel), or, on a direct-color terminal, pairs are made anew
+    /// with the RGB. Cells are redrawn either way.
+    private func define(_ new: [ColorDefinition]) {
+        definitions = new
+        if !isDirectColor, canChangeColor {
+            for definition in new {
+                func scaled(_ channel: UInt8) -> Int32 { Int32(channel) * 1000 / 255 }
+                _ = init_extended_color(
+                    Int32(definition.color.index), scaled(definition.rgb.red), scaled(definition.rgb.green), scaled(definition.rgb.blue))
+            }
+        }
+        pairs = CursesColorPairTable(capacity: pairs.capacity)
+        invalidate()
     }
 
     /// Drains curses' input. Call only after poll reported stdin readable. Each read is preceded by a
@@ -121,9 +168,30 @@ final class CursesScreen {
         // A bound, so a flood of pasted text cannot starve drawing and signals.
         while inputs.count < 4096, Self.inputIsWaiting(),
               let input = CursesInput(status: wget_wch(cb_stdscr(), &value), value: UInt32(value)) {
+            if input == .keyCode(cb_key_mouse()) {
+                if let event = Self.mouseEvent() { inputs.append(.mouse(event)) }
+                continue
+            }
             inputs.append(input)
         }
         return inputs
+    }
+
+    /// The mouse event behind a KEY_MOUSE, if it is one the watchlist uses.
+    private static func mouseEvent() -> MouseEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let kind: MouseEvent.Kind
+        if cb_mouse_is_wheel_up(event.bstate) != 0 {
+            kind = .wheelUp
+        } else if cb_mouse_is_wheel_down(event.bstate) != 0 {
+            kind = .wheelDown
+        } else if cb_mouse_is_press(event.bstate) != 0 {
+            kind = .press
+        } else {
+            return nil
+        }
+        return MouseEvent(kind, column: Int(event.x), row: Int(event.y))
     }
 
     private static func inputIsWaiting() -> Bool {

@@ -32,6 +32,7 @@ public final class TerminalSession: Sendable {
 
         var phase: Phase = .idle
         var size: ScreenSize
+        var colorDepth = ColorDepth.basic
         var waiters: [Int: CheckedContinuation<TerminalStopReason, Never>] = [:]
         var nextWaiterID = 0
     }
@@ -68,6 +69,11 @@ public final class TerminalSession: Sendable {
         lifecycle.withLock { $0.size }
     }
 
+    /// How many colors the terminal shows, known once `start()` has returned (`.basic` before).
+    public var colorDepth: ColorDepth {
+        lifecycle.withLock { $0.colorDepth }
+    }
+
     /// Initialises curses and starts the UI thread; returns once the terminal is taken over. Throws if
     /// stdin or stdout is not a terminal or curses cannot use the terminal (TERM unset or unknown, or a
     /// type that cannot move the cursor, such as dumb).
@@ -101,7 +107,7 @@ public final class TerminalSession: Sendable {
         let thread = Thread { [self] in
             let screen: CursesScreen
             do throws(TerminalError) {
-                screen = try CursesScreen(color: options.color)
+                screen = try CursesScreen(color: options.color, mouse: options.mouse)
             } catch {
                 TerminalSignals.uninstall()
                 startupError.withLock { $0 = error }
@@ -110,7 +116,10 @@ public final class TerminalSession: Sendable {
                 startup.signal()
                 return
             }
-            lifecycle.withLock { $0.phase = .running(uiThread: pthread_self()) }
+            lifecycle.withLock {
+                $0.phase = .running(uiThread: pthread_self())
+                $0.colorDepth = screen.colorDepth
+            }
             startup.signal()
             let reason = runLoop(screen: screen, wakeUp: wakeUp, signalReadEnd: signalReadEnd)
             screen.close()

@@ -7,9 +7,13 @@ public struct TerminalSessionOptions: Sendable {
     /// The view is redrawn at least this often even without `setNeedsDisplay()`, because ages and
     /// change highlights depend on the time. `.zero` turns it off.
     public var idleRedrawInterval: Duration
+    /// Ask the terminal for clicks and the wheel (`mouse: false` in the config says no: with mouse
+    /// reporting on, selecting text in the terminal needs Shift).
+    public var mouse: Bool
 
-    public init(color: Bool = true, maxFramesPerSecond: Int = 30, idleRedrawInterval: Duration = .milliseconds(500)) {
+    public init(color: Bool = true, maxFramesPerSecond: Int = 30, idleRedrawInterval: Duration = .milliseconds(500), mouse: Bool = false) {
         self.color = color
+        self.mouse = mouse
         self.maxFramesPerSecond = maxFramesPerSecond
         self.idleRedrawInterval = idleRedrawInterval
     }

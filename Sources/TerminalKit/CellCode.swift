@@ -7,18 +7,21 @@
 ///                 character of several scalars in the buffer's side table (views never make one:
 ///                 `TerminalText.cells` yields one scalar per cell; only `Cell` values set from
 ///                 outside can carry one)
-///     bits 32-35  foreground: 0 is the terminal's default, else 1 + `TerminalColor.rawValue`
-///     bits 36-39  background, the same way
-///     bits 40-43  bold, dim, reverse, underline
+///     bits 32-40  foreground: 0 is the terminal's default, else 1 + `TerminalColor.index`
+///     bits 41-49  background, the same way
+///     bits 50-53  bold, dim, reverse, underline
 public enum CellCode {
     public static let characterMask: UInt64 = 0xFFFF_FFFF
     public static let styleShift: UInt64 = 32
     public static let graphemeBase: UInt32 = 0x11_0000
 
-    public static let bold: UInt64 = 1 << 40
-    public static let dim: UInt64 = 1 << 41
-    public static let reverse: UInt64 = 1 << 42
-    public static let underline: UInt64 = 1 << 43
+    public static let bold: UInt64 = 1 << 50
+    public static let dim: UInt64 = 1 << 51
+    public static let reverse: UInt64 = 1 << 52
+    public static let underline: UInt64 = 1 << 53
+    private static let foregroundShift: UInt64 = 32
+    private static let backgroundShift: UInt64 = 41
+    private static let colorMask: UInt64 = 0x1FF
 
     /// A space in the default style.
     public static let blank: UInt64 = 0x20
@@ -27,8 +30,8 @@ public enum CellCode {
     @inline(__always)
     public static func bits(_ style: Style) -> UInt64 {
         var bits: UInt64 = 0
-        if let foreground = style.foreground { bits |= UInt64(foreground.rawValue + 1) << 32 }
-        if let background = style.background { bits |= UInt64(background.rawValue + 1) << 36 }
+        if let foreground = style.foreground { bits |= (UInt64(foreground.index) + 1) << foregroundShift }
+        if let background = style.background { bits |= (UInt64(background.index) + 1) << backgroundShift }
         if style.bold { bits |= bold }
         if style.dim { bits |= dim }
         if style.reverse { bits |= reverse }
@@ -38,7 +41,7 @@ public enum CellCode {
 
     public static func style(of code: UInt64) -> Style {
         Style(
-            foreground: color(code >> 32 & 0xF), background: color(code >> 36 & 0xF),
+            foreground: color(code >> foregroundShift & colorMask), background: color(code >> backgroundShift & colorMask),
             bold: code & bold != 0, dim: code & dim != 0, reverse: code & reverse != 0, underline: code & underline != 0)
     }
 
@@ -57,7 +60,7 @@ public enum CellCode {
         character(of: code) >= graphemeBase
     }
 
-    private static func color(_ nibble: UInt64) -> TerminalColor? {
-        nibble == 0 ? nil : TerminalColor(rawValue: UInt8(nibble - 1))
+    private static func color(_ field: UInt64) -> TerminalColor? {
+        field == 0 ? nil : TerminalColor(index: UInt8(field - 1))
     }
 }

@@ -9,4 +9,6 @@ public enum KeyPress: Sendable, Hashable {
     /// Ctrl plus a letter, lower-cased: `.control("c")` is Ctrl-C.
     case control(Character)
     case resize
+    /// A click or a wheel turn, when the terminal reports mouse events and the config allows them.
+    case mouse(MouseEvent)
 }

@@ -15,6 +15,9 @@ public struct ScreenBuffer: Sendable, Hashable {
         set { cursorPosition = newValue.map { CursorPosition(column: $0.column, row: $0.row) } }
     }
     private var cursorPosition: CursorPosition?
+    /// The palette entries this frame's truecolor theme gives RGB values of its own (none below
+    /// truecolor, and none for the 8-color themes).
+    public var colorDefinitions: [ColorDefinition] = []
 
     private struct CursorPosition: Sendable, Hashable {
         var column: Int
@@ -222,7 +225,9 @@ public struct ScreenBuffer: Sendable, Hashable {
     }
 
     public static func == (lhs: ScreenBuffer, rhs: ScreenBuffer) -> Bool {
-        guard lhs.size == rhs.size, lhs.cursorPosition == rhs.cursorPosition else { return false }
+        guard lhs.size == rhs.size, lhs.cursorPosition == rhs.cursorPosition, lhs.colorDefinitions == rhs.colorDefinitions else {
+            return false
+        }
         if lhs.codesAreCells, rhs.codesAreCells { return lhs.codes == rhs.codes }
         return lhs.codes.indices.allSatisfy { lhs.sameCell(at: $0, as: rhs) }
     }
@@ -230,6 +235,7 @@ public struct ScreenBuffer: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(size)
         hasher.combine(cursorPosition)
+        hasher.combine(colorDefinitions)
         for code in codes {
             if CellCode.isGrapheme(code) {
                 hasher.combine(CellCode.styleBits(of: code) | UInt64(CellCode.graphemeBase))

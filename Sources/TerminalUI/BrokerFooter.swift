@@ -20,17 +20,24 @@ struct BrokerFooter {
         var priority: Int
     }
 
-    private static let watchlistHints = [
-        Hint(key: "a", label: "add", priority: 6),
-        Hint(key: "d", label: "delete", priority: 4),
-        Hint(key: "u", label: "undo", priority: 1),
-        Hint(key: "s", label: "sort", priority: 3),
-        Hint(key: "W", label: "lists", priority: 5),
-        Hint(key: "A", label: "accounts", priority: 2),
-        Hint(key: "m", label: "messages", priority: 0),
-        Hint(key: "?", label: "help", priority: 9),
-        Hint(key: "q", label: "quit", priority: 8),
+    /// The table's hints, by `KeyBindings` action name: each shows the action's first key as bound now.
+    private static let watchlistActions = [
+        (action: "add", label: "add", priority: 6),
+        (action: "remove", label: "delete", priority: 4),
+        (action: "undo", label: "undo", priority: 1),
+        (action: "sort", label: "sort", priority: 3),
+        (action: "lists", label: "lists", priority: 5),
+        (action: "accounts", label: "accounts", priority: 2),
+        (action: "messages", label: "messages", priority: 0),
+        (action: "help", label: "help", priority: 9),
+        (action: "quit", label: "quit", priority: 8),
     ]
+
+    private var watchlistHints: [Hint] {
+        Self.watchlistActions.compactMap { entry in
+            state.keys.keys(named: entry.action).first.map { Hint(key: KeyName.display($0), label: entry.label, priority: entry.priority) }
+        }
+    }
 
     /// In the lists menu the footer lists what the menu accepts.
     private static let listMenuHints = [
@@ -91,7 +98,7 @@ struct BrokerFooter {
         case .listMenu: Self.listMenuHints
         case .alertLog: Self.alertLogHints
         case .alertDialog: Self.alertDialogHints
-        default: Self.watchlistHints
+        default: watchlistHints
         }
     }
 

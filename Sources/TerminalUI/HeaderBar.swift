@@ -3,10 +3,10 @@ import Domain
 import Foundation
 import Interactors
 
-/// Row 0: the app's name, the DEMO badge, how many symbols, the sort order, the market's state and the
-/// clock. When the row is short the clock goes first, then the market's state shortens ("NYSE closed ·
-/// opens Mon 09:30 ET" to "closed"), then the sort goes (the sorted column's heading is marked too),
-/// then the count, then the market's state. On a terminal too narrow for the scroll position beside the
+/// Row 0: the app's name, the DEMO badge, how many symbols, the filter, the sort order, the market's
+/// state and the clock. When the row is short the clock goes first, then the market's state shortens
+/// ("NYSE closed · opens Mon 09:30 ET" to "closed"), then the sort goes (the sorted column's heading is
+/// marked too), then the count, then the market's state. On a terminal too narrow for the scroll position beside the
 /// column headings, the position ("13-24 of 40") takes the count's place: it says more.
 struct HeaderBar {
     let state: WatchlistViewState
@@ -17,7 +17,9 @@ struct HeaderBar {
     /// The US equity market now, when the options name an exchange (`RenderOptions.market`).
     var market: MarketState? = nil
 
-    func draw(into buffer: inout ScreenBuffer, row: Int) {
+    /// Returns where the lists' tabs went, for clicks.
+    @discardableResult
+    func draw(into buffer: inout ScreenBuffer, row: Int) -> [WatchlistLayout.Tab] {
         let columns = buffer.size.columns
         var left = StyledText("CommonBroker", style: palette.title)
         if state.isDemo {
@@ -56,15 +58,30 @@ struct HeaderBar {
 
         let gap = StyledText("   ")
         // With several lists, their tabs follow the badges: all of them, or only the shown one when short.
-        let tabVariants = state.listNames.count > 1 ? [left + gap + tabs(all: true), left + gap + tabs(all: false)] : [left]
-        let candidates: [(left: StyledText, clock: Bool)] = tabVariants.flatMap { left in
-            [
-                (left + gap + count + gap + sort, true),
-                (left + gap + count + gap + sort, false),
-                (left + gap + count, false),
-                (left + gap + sort, false),
-                (left, false),
-            ]
+        let tabVariants: [(left: StyledText, allTabs: Bool?)] = state.listNames.count > 1
+            ? [(left + gap + tabs(all: true), true), (left + gap + tabs(all: false), false)] : [(left, nil)]
+        let candidates: [(left: StyledText, clock: Bool, allTabs: Bool?)]
+        if let filter = filterText {
+            // A filter hides rows: it is said before the sort, and kept longer.
+            candidates = tabVariants.flatMap { left, allTabs in
+                [
+                    (left + gap + count + gap + filter + gap + sort, true, allTabs),
+                    (left + gap + count + gap + filter + gap + sort, false, allTabs),
+                    (left + gap + count + gap + filter, false, allTabs),
+                    (left + gap + filter, false, allTabs),
+                    (left, false, allTabs),
+                ]
+            }
+        } else {
+            candidates = tabVariants.flatMap { left, allTabs in
+                [
+                    (left + gap + count + gap + sort, true, allTabs),
+                    (left + gap + count + gap + sort, false, allTabs),
+                    (left + gap + count, false, allTabs),
+                    (left + gap + sort, false, allTabs),
+                    (left, false, allTabs),
+                ]
+            }
         }
         let room = columns - 2
         // The market's state sits left of the clock, in full beside it; without the clock it shortens
@@ -75,7 +92,7 @@ struct HeaderBar {
         } + candidates.map { ($0, nil as StyledText?) }
         let chosen = layouts.first { candidate, market in
             candidate.left.width + (candidate.clock ? clock.width + 3 : 0) + (market.map { $0.width + 3 } ?? 0) <= room
-        } ?? ((left, false), nil)
+        } ?? ((left, false, nil), nil)
         chosen.0.left.truncated(toWidth: room).draw(into: &buffer, column: 1, row: row)
         let clockWidth = chosen.0.clock ? clock.width + 3 : 0
         if chosen.0.clock {
@@ -84,17 +101,46 @@ struct HeaderBar {
         if let label = chosen.1 {
             label.draw(into: &buffer, column: columns - 1 - clockWidth - label.width, row: row)
         }
+        guard let allTabs = chosen.0.allTabs else { return [] }
+        return tabColumns(all: allTabs, from: 1 + left.width + gap.width, limit: 1 + room)
+    }
+
+    /// "filter: aap", the user's text as typed (sanitized), when the list is filtered.
+    private var filterText: StyledText? {
+        guard let filter = state.filter else { return nil }
+        var text = StyledText("filter: ", style: palette.headerDetail)
+        text.append(TerminalText.truncate(TerminalText.sanitize(filter), toWidth: 20), style: palette.clock)
+        return text
+    }
+
+    /// The columns each tab took, as `tabs(all:)` lays them out from `start`, cut at `limit`.
+    private func tabColumns(all: Bool, from start: Int, limit: Int) -> [WatchlistLayout.Tab] {
+        var x = start
+        var result: [WatchlistLayout.Tab] = []
+        for (index, label) in tabLabels(all: all) {
+            let end = min(limit, x + TerminalText.width(label))
+            if x < end { result.append(WatchlistLayout.Tab(columns: x..<end, list: index)) }
+            x += TerminalText.width(label)
+        }
+        return result
     }
 
     /// " Tech  Indexes  Crypto " with the shown list highlighted, or only the shown one, " Tech 2/3 ".
     private func tabs(all: Bool) -> StyledText {
         var text = StyledText()
-        for (index, name) in state.listNames.enumerated() where all || index == state.currentList {
-            let shown = TerminalText.truncate(TerminalText.sanitize(name), toWidth: 24)
-            let label = all ? " \(shown) " : " \(shown) \(index + 1)/\(state.listNames.count) "
+        for (index, label) in tabLabels(all: all) {
             text.append(label, style: index == state.currentList ? palette.activeTab : palette.inactiveTab)
         }
         return text
+    }
+
+    /// Each tab's list and label, as `tabs(all:)` draws them.
+    private func tabLabels(all: Bool) -> [(list: Int, label: String)] {
+        state.listNames.enumerated().compactMap { index, name in
+            guard all || index == state.currentList else { return nil }
+            let shown = TerminalText.truncate(TerminalText.sanitize(name), toWidth: 24)
+            return (index, all ? " \(shown) " : " \(shown) \(index + 1)/\(state.listNames.count) ")
+        }
     }
 
     /// HH:mm:ss in `timeZone`, whatever the user's locale. The time of day is the zone's offset plus

@@ -1,33 +1,52 @@
 import TerminalKit
 import Interactors
 
-/// A box listing every key, drawn over the table. Keep it in step with `KeyMap`.
+/// A box listing every key, drawn over the table: the keys bound now (`KeyBindings`, which the config
+/// can change), then the fixed ones.
 struct HelpOverlay {
+    let keys: KeyBindings
     let palette: Palette
 
-    private static let entries: [(keys: String, meaning: String)] = [
-        ("a  +", "add symbols"),
-        ("d  Delete", "remove the selected row"),
-        ("u", "undo the last remove"),
-        ("j  k  ↑  ↓", "move the selection"),
-        ("PgUp  PgDn", "page up / down"),
-        ("g  G  Home  End", "first / last row"),
-        ("s", "sort by " + SortOrder.allCases.map(\.label).joined(separator: ", ")),
-        ("Enter", "the symbol across every broker, with a chart"),
-        ("Tab  Shift-Tab", "next / previous list"),
-        ("1 … 9", "show list 1 … 9"),
-        ("W", "lists: new, rename, delete, reorder"),
-        ("A", "accounts: equity, buying power, cash"),
-        ("B  S", "order ticket: buy / sell the selected row's symbol"),
-        ("P", "positions, P&L and balances (B S trade, r refresh)"),
-        ("O", "orders (c cancels the selected open one)"),
-        ("m", "message log: the last messages with their time"),
-        ("!  L", "price alert on the selected row / alert log"),
-        ("?", "show or hide this help"),
-        ("q  Ctrl-C", "quit"),
-        ("Ctrl-Z", "suspend (fg in the shell resumes)"),
-        ("Esc", "close what is open, dismiss a message"),
+    /// Each line: the actions whose keys it lists (by `KeyBindings` name), keys no config changes, and
+    /// what they do. A line whose actions have no keys left is not shown.
+    private static let table: [(actions: [String], fixed: [String], meaning: String)] = [
+        (["add"], [], "add symbols"),
+        (["remove", "undo"], [], "remove the selected row / undo the last remove"),
+        (["moveDown", "moveUp"], [], "move the selection"),
+        (["pageUp", "pageDown"], [], "page up / down"),
+        (["top", "bottom"], [], "first / last row"),
+        (["sort"], [], "sort by " + SortOrder.allCases.map(\.label).joined(separator: ", ")),
+        (["filter", "theme"], [], "filter rows (Esc clears) / next theme"),
+        (["detail"], [], "the symbol across every broker, with a chart"),
+        (["nextList", "previousList"], [], "next / previous list"),
+        ((1...9).map { "list\($0)" }, [], "show list 1 … 9"),
+        (["lists"], [], "lists: new, rename, delete, reorder"),
+        (["accounts"], [], "accounts: equity, buying power, cash"),
+        (["buy", "sell"], [], "order ticket: buy / sell the selected row's symbol"),
+        (["positions"], [], "positions, P&L and balances (B S trade, r refresh)"),
+        (["orders"], [], "orders (c cancels the selected open one)"),
+        (["messages"], [], "message log: the last messages with their time"),
+        (["alert", "alertLog"], [], "price alert on the selected row / alert log"),
+        (["help"], [], "show or hide this help"),
+        (["quit"], ["Ctrl-C"], "quit"),
+        ([], ["Ctrl-Z"], "suspend (fg in the shell resumes)"),
+        (["dismiss"], [], "close what is open, dismiss a message"),
     ]
+
+    /// The table's lines with the keys bound now: characters first, then named keys, as "j  k  ↓  ↑".
+    /// The nine list keys, when they are still 1 … 9, are written so.
+    private var entries: [(keys: String, meaning: String)] {
+        Self.table.compactMap { line in
+            let bound = line.actions.flatMap { keys.keys(named: $0) }
+            guard !bound.isEmpty || !line.fixed.isEmpty else { return nil }
+            let digits = (1...9).map { KeyPress.character(Character("\($0)")) }
+            if bound == digits { return ("1 … 9", line.meaning) }
+            let characters = bound.filter { if case .character = $0 { true } else { false } }
+            let named = bound.filter { if case .character = $0 { false } else { true } }
+            let names = (characters + named).map(KeyName.display) + line.fixed
+            return (names.joined(separator: "  "), line.meaning)
+        }
+    }
 
     /// What the screen shows besides keys.
     private static let marks: [(keys: String, meaning: String)] = [
@@ -41,9 +60,10 @@ struct HelpOverlay {
     ]
 
     func draw(into buffer: inout ScreenBuffer, rows area: Range<Int>) {
-        let keyWidth = Self.entries.map { TerminalText.width($0.keys) }.max() ?? 0
+        let entries = entries
+        let keyWidth = entries.map { TerminalText.width($0.keys) }.max() ?? 0
         var lines: [StyledText] = [StyledText()]
-        for entry in Self.entries {
+        for entry in entries {
             var line = StyledText(entry.keys, style: palette.overlayKey)
             line.append(String(repeating: " ", count: keyWidth + 2 - TerminalText.width(entry.keys)))
             line.append(entry.meaning)
@@ -66,6 +86,7 @@ struct HelpOverlay {
             lines.append(line)
         }
 
-        OverlayBox(title: "Keys", closingKey: "?", palette: palette).draw(lines, into: &buffer, rows: area)
+        let closingKey = keys.keys(named: "help").first.map(KeyName.display) ?? "Esc"
+        OverlayBox(title: "Keys", closingKey: closingKey, palette: palette).draw(lines, into: &buffer, rows: area)
     }
 }

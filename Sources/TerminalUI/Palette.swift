@@ -2,28 +2,83 @@ import TerminalKit
 import Domain
 import Interactors
 
-/// The screen's styles by role. Without color every role still reads differently through bold, dim,
-/// reverse and underline, so monochrome terminals lose tint but not meaning.
+/// The screen's styles by role, in the colors of a theme at the terminal's color depth, with the
+/// config's `colors` over them. Without color (`mono`, NO_COLOR, --no-color) every role still reads
+/// differently through bold, dim, reverse and underline, so monochrome terminals lose tint but not
+/// meaning.
 struct Palette: Sendable {
     let color: Bool
-    let up: TerminalColor
-    let down: TerminalColor
+    /// By `ColorRole.slot`.
+    private let roles: [TerminalColor]
+    /// By `BrandColor`'s order.
+    private let brands: [TerminalColor]
+    /// The palette entries a truecolor theme gives RGB values of its own (`ScreenBuffer.colorDefinitions`).
+    let definitions: [ColorDefinition]
 
-    init(_ options: RenderOptions) {
-        color = options.color
-        up = options.upColor
-        down = options.downColor
+    init(_ options: RenderOptions, theme name: ThemeName = .dark) {
+        let theme = Theme(name: name)
+        color = options.color && theme.hasColors
+        guard color else {
+            roles = []
+            brands = []
+            definitions = []
+            return
+        }
+        let depth = options.colorDepth
+        var resolved = ColorRole.allCases.map { role in
+            options.colorOverrides[role]?.resolved(at: depth) ?? theme.color(for: role).resolved(at: depth)
+        }
+        resolved += Self.brandOrder.map { theme.brand($0).resolved(at: depth) }
+        let (colors, definitions) = Self.assignPaletteEntries(resolved)
+        roles = Array(colors.prefix(ColorRole.allCases.count))
+        brands = Array(colors.dropFirst(ColorRole.allCases.count))
+        self.definitions = definitions
     }
+
+    /// RGB colors (truecolor only) take palette entries from 255 down, skipping entries the other colors
+    /// use, so the cell can name them; the same RGB twice takes one entry.
+    private static func assignPaletteEntries(_ resolved: [ResolvedColor]) -> ([TerminalColor], [ColorDefinition]) {
+        var used = Set<UInt8>()
+        for case .palette(let color) in resolved { used.insert(color.index) }
+        var definitions: [ColorDefinition] = []
+        var next: UInt8 = 255
+        let colors = resolved.map { color -> TerminalColor in
+            switch color {
+            case .palette(let color):
+                return color
+            case .rgb(let rgb):
+                if let defined = definitions.first(where: { $0.rgb == rgb }) { return defined.color }
+                while used.contains(next), next > 16 { next -= 1 }
+                let entry = TerminalColor(index: next)
+                used.insert(next)
+                definitions.append(ColorDefinition(color: entry, rgb: rgb))
+                return entry
+            }
+        }
+        return (colors, definitions)
+    }
+
+    private static let brandOrder = BrandColor.allCases
+
+    private func role(_ role: ColorRole) -> TerminalColor? {
+        color ? roles[role.slot] : nil
+    }
+
+    /// Read for every row's change.
+    var up: TerminalColor? { color ? roles[Self.upSlot] : nil }
+    var down: TerminalColor? { color ? roles[Self.downSlot] : nil }
+    private static let upSlot = ColorRole.up.slot
+    private static let downSlot = ColorRole.down.slot
 
     private func pick(_ colored: Style, _ monochrome: Style) -> Style {
         color ? colored : monochrome
     }
 
-    var title: Style { pick(Style(foreground: .cyan, bold: true), Style(bold: true)) }
+    var title: Style { pick(Style(foreground: role(.header), bold: true), Style(bold: true)) }
     /// Loud on purpose, and still loud without color (reverse, bold).
-    var securityBadge: Style { pick(Style(foreground: .white, background: .red, bold: true), Style(bold: true, reverse: true)) }
-    var unsavedBadge: Style { pick(Style(foreground: .black, background: .cyan, bold: true), Style(bold: true, reverse: true)) }
-    var demoBadge: Style { pick(Style(foreground: .black, background: .yellow, bold: true), Style(bold: true, reverse: true)) }
+    var securityBadge: Style { pick(Style(foreground: role(.securityBadgeText), background: role(.securityBadge), bold: true), Style(bold: true, reverse: true)) }
+    var unsavedBadge: Style { pick(Style(foreground: role(.badgeText), background: role(.unsavedBadge), bold: true), Style(bold: true, reverse: true)) }
+    var demoBadge: Style { pick(Style(foreground: role(.badgeText), background: role(.demoBadge), bold: true), Style(bold: true, reverse: true)) }
     var headerDetail: Style { Style(dim: true) }
     var clock: Style { Style(bold: true) }
     var heading: Style { Style(bold: true, underline: true) }
@@ -40,53 +95,54 @@ struct Palette: Sendable {
     func flash(direction: Int) -> Style {
         guard color else { return Style(bold: true, reverse: true) }
         switch direction {
-        case 1...: return Style(foreground: .black, background: up, bold: true)
-        case ..<0: return Style(foreground: .black, background: down, bold: true)
+        case 1...: return Style(foreground: role(.badgeText), background: up, bold: true)
+        case ..<0: return Style(foreground: role(.badgeText), background: down, bold: true)
         default: return Style(bold: true, reverse: true)
         }
     }
 
     /// A row's error: yellow while its broker is trying again, red when nothing will change by itself.
     func rowError(transient: Bool) -> Style {
-        pick(Style(foreground: transient ? .yellow : .red), .plain)
+        pick(Style(foreground: role(transient ? .warning : .error)), .plain)
     }
 
     func brand(_ brandColor: BrandColor) -> Style {
-        pick(Style(foreground: TerminalColor(brandColor), bold: true), Style(bold: true))
+        guard color else { return Style(bold: true) }
+        return Style(foreground: brands[Self.brandOrder.firstIndex(of: brandColor)!], bold: true)
     }
 
     func connection(_ state: BrokerConnectionState) -> Style {
         switch state {
-        case .live, .polling: pick(Style(foreground: .green), .plain)
-        case .connecting, .reconnecting, .retrying: pick(Style(foreground: .yellow), .plain)
-        case .failed: pick(Style(foreground: .red, bold: true), Style(bold: true))
+        case .live, .polling: pick(Style(foreground: role(.live)), .plain)
+        case .connecting, .reconnecting, .retrying: pick(Style(foreground: role(.warning)), .plain)
+        case .failed: pick(Style(foreground: role(.error), bold: true), Style(bold: true))
         }
     }
 
     func message(_ kind: StatusMessage.Kind) -> Style {
         switch kind {
         case .info: .plain
-        case .warning: pick(Style(foreground: .yellow), Style(bold: true))
-        case .error: pick(Style(foreground: .red, bold: true), Style(bold: true))
+        case .warning: pick(Style(foreground: role(.warning)), Style(bold: true))
+        case .error: pick(Style(foreground: role(.error), bold: true), Style(bold: true))
         }
     }
 
     var promptLabel: Style { Style(bold: true) }
-    var promptError: Style { pick(Style(foreground: .red), Style(bold: true)) }
+    var promptError: Style { pick(Style(foreground: role(.error)), Style(bold: true)) }
     var hintKey: Style { Style(bold: true) }
     var hintLabel: Style { Style(dim: true) }
-    var overlayBorder: Style { pick(Style(foreground: .cyan), .plain) }
+    var overlayBorder: Style { pick(Style(foreground: role(.border)), .plain) }
     var overlayTitle: Style { Style(bold: true) }
     /// The best bid or ask across brokers, in the detail view.
-    var best: Style { pick(Style(foreground: .green, bold: true), Style(bold: true, underline: true)) }
+    var best: Style { pick(Style(foreground: role(.best), bold: true), Style(bold: true, underline: true)) }
     var selectedList: Style { Style(bold: true, reverse: true) }
     var selectedListKey: Style { Style(bold: true, reverse: true) }
-    var activeTab: Style { pick(Style(foreground: .black, background: .cyan, bold: true), Style(bold: true, reverse: true)) }
+    var activeTab: Style { pick(Style(foreground: role(.badgeText), background: role(.activeTab), bold: true), Style(bold: true, reverse: true)) }
     var inactiveTab: Style { Style(dim: true) }
     /// A row whose alert fired (until the alert log is opened), beside the `!` mark in its margin; and a
     /// fired alert in the log. Reverse and underline without color.
     var alertFired: Style { pick(Style(foreground: .black, background: .magenta, bold: true), Style(bold: true, underline: true)) }
-    var overlayKey: Style { pick(Style(foreground: .cyan, bold: true), Style(bold: true)) }
+    var overlayKey: Style { pick(Style(foreground: role(.key), bold: true), Style(bold: true)) }
 }
 
 extension TerminalColor {

@@ -36,18 +36,20 @@ struct StatusLine {
     }
 
     /// The prompt the mode shows, if any: its label, what was typed, why it was refused, and what Enter does.
-    private var prompt: (label: String, text: String, error: String?, enter: String)? {
+    private var prompt: (label: String, text: String, error: String?, enter: String, escape: String)? {
         switch state.front {
         case .adding(let prompt):
-            ("Add symbols: ", prompt.text, prompt.error, "add")
+            ("Add symbols: ", prompt.text, prompt.error, "add", "cancel")
+        case .filtering(let prompt):
+            ("Filter: ", prompt.text, prompt.error, "keep", "clear")
         case .alertDialog(let dialog):
-            ("Alert on \(TerminalText.sanitize(dialog.context.symbol)): ", dialog.prompt.text, dialog.prompt.error, "set")
+            ("Alert on \(TerminalText.sanitize(dialog.context.symbol)): ", dialog.prompt.text, dialog.prompt.error, "set", "cancel")
         case .listMenu(let menu):
             switch menu.step {
             case .naming(.create, let prompt):
-                ("New list: ", prompt.text, prompt.error, "create")
+                ("New list: ", prompt.text, prompt.error, "create", "cancel")
             case .naming(.rename(let old), let prompt):
-                ("Rename \(TerminalText.truncate(TerminalText.sanitize(old), toWidth: 24)) to: ", prompt.text, prompt.error, "rename")
+                ("Rename \(TerminalText.truncate(TerminalText.sanitize(old), toWidth: 24)) to: ", prompt.text, prompt.error, "rename", "cancel")
             case .choosing, .confirmingDelete:
                 nil
             }
@@ -60,7 +62,8 @@ struct StatusLine {
     private func lines(columns: Int) -> [StyledText] {
         let width = max(1, columns - 2)
         if let prompt {
-            return promptLines(label: prompt.label, text: prompt.text, error: prompt.error, enter: prompt.enter, width: width)
+            return promptLines(
+                label: prompt.label, text: prompt.text, error: prompt.error, enter: prompt.enter, escape: prompt.escape, width: width)
         }
         if case .listMenu(let menu) = state.front, case .confirmingDelete(let name) = menu.step {
             let size = state.listNames.firstIndex(of: name).flatMap { $0 < state.listSizes.count ? state.listSizes[$0] : nil } ?? 0
@@ -91,7 +94,7 @@ struct StatusLine {
 
     /// "Add symbols: <typed>  <error>    Enter add · Esc cancel". An error that does not fit beside the
     /// typed text goes on the rows below, whole, rather than losing its reason.
-    private func promptLines(label: String, text: String, error: String?, enter: String, width: Int) -> [StyledText] {
+    private func promptLines(label: String, text: String, error: String?, enter: String, escape: String, width: Int) -> [StyledText] {
         var first = StyledText(label, style: palette.promptLabel)
         let typed = TerminalText.cells(TerminalText.sanitize(text))
         let room = max(0, width - first.width - 1)
@@ -101,7 +104,7 @@ struct StatusLine {
         var hint = StyledText("Enter", style: palette.hintKey)
         hint.append(" \(enter) · ", style: palette.hintLabel)
         hint.append("Esc", style: palette.hintKey)
-        hint.append(" cancel", style: palette.hintLabel)
+        hint.append(" " + escape, style: palette.hintLabel)
 
         guard let error, !error.isEmpty else {
             return [Self.padded(first, then: hint, width: width)]

@@ -32,9 +32,21 @@ public enum WatchlistScreen {
         _ state: WatchlistViewState, size: ScreenSize, now: Date, options: RenderOptions = .init(),
         viewport: inout TableViewport
     ) -> ScreenBuffer {
+        var layout = WatchlistLayout()
+        return render(state, size: size, now: now, options: options, viewport: &viewport, layout: &layout)
+    }
+
+    /// The same, also saying where the table's rows and the lists' tabs went (`layout`), so a click can
+    /// be mapped to what it hit (`MouseMapping`).
+    public static func render(
+        _ state: WatchlistViewState, size: ScreenSize, now: Date, options: RenderOptions = .init(),
+        viewport: inout TableViewport, layout: inout WatchlistLayout
+    ) -> ScreenBuffer {
+        layout = WatchlistLayout()
         let size = ScreenSize(columns: max(0, size.columns), rows: max(0, size.rows))
         var buffer = ScreenBuffer(size: size)
-        let palette = Palette(options)
+        let palette = Palette(options, theme: state.theme)
+        buffer.colorDefinitions = palette.definitions
         guard fits(size) else {
             TooSmallNotice(minimum: minimumSize, palette: palette).draw(into: &buffer)
             return buffer
@@ -69,7 +81,10 @@ public enum WatchlistScreen {
         let first = viewport.scroll(toShow: state.selectedIndex, rowCount: state.rows.count, height: tableRows.count)
         let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first, market: market)
             .draw(into: &buffer, headingRow: 1, rows: tableRows)
-        HeaderBar(state: state, now: now, options: options, palette: palette, position: position, market: market).draw(into: &buffer, row: 0)
+        let tabs = HeaderBar(state: state, now: now, options: options, palette: palette, position: position, market: market).draw(into: &buffer, row: 0)
+        if state.front == .watchlist {
+            layout = WatchlistLayout(tableRows: tableRows, firstRow: first, rowCount: state.rows.count, tabs: tabs)
+        }
         if let panel = state.accounts, panelHeight > 0 {
             AccountsPanelView(panel: panel, palette: palette).draw(into: &buffer, rows: (statusRow - panelHeight)..<statusRow)
         }
@@ -77,7 +92,7 @@ public enum WatchlistScreen {
         BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow)
         switch state.front {
         case .help:
-            HelpOverlay(palette: palette).draw(into: &buffer, rows: 1..<footerRow)
+            HelpOverlay(keys: state.keys, palette: palette).draw(into: &buffer, rows: 1..<footerRow)
         case .messageLog:
             MessageLogOverlay(messages: state.messageLog, timeZone: options.timeZone, palette: palette)
                 .draw(into: &buffer, rows: 1..<footerRow)
@@ -92,7 +107,7 @@ public enum WatchlistScreen {
                 screen: screen, alerts: state.alerts.alerts, log: state.alertLog, brokers: state.brokers.map(\.branding),
                 timeZone: options.timeZone, palette: palette
             ).draw(into: &buffer, rows: 1..<footerRow)
-        case .watchlist, .adding, .detail, .positions, .orders:
+        case .watchlist, .adding, .filtering, .detail, .positions, .orders:
             break
         }
         return buffer

@@ -1,4 +1,7 @@
 import Domain
+import Interactors
+import TerminalKit
+import TerminalUI
 import Foundation
 import Testing
 @testable import CommonBrokerApp
@@ -33,7 +36,10 @@ import Testing
         let document = try JSONDocument.parse(text, path: "config.example.json", repeatableKeyPrefix: "//").get()
         let keys = { (value: JSONValue?) in Set((value?.objectMembers ?? []).map(\.key).filter { !$0.hasPrefix("//") }) }
         #expect(keys(document.root) == Set(AppConfig.topLevelKeys))
-        #expect(keys(document.root["theme"]) == Set(AppConfig.Theme.validKeys))
+        // Colors and keys are empty in the example (the defaults); their comments name every role and action.
+        let comments = { (value: JSONValue?) in Set((value?.objectMembers ?? []).map(\.key).filter { $0.hasPrefix("//") }.map { String($0.dropFirst(2)) }) }
+        #expect(comments(document.root["colors"]) == Set(ColorRole.allCases.map(\.rawValue)))
+        #expect(comments(document.root["keys"]) == Set(KeyBindings.standard.names))
         #expect(keys(document.root["brokers"]) == Set(AppConfig.Brokers.validKeys))
         #expect(keys(document.root["brokers"]?["demo"]) == Set(AppConfig.DemoSection.validKeys))
         for schema in AppConfig.BrokerSchema.all {
@@ -130,7 +136,7 @@ import Testing
         #expect(config.staleAfterSeconds == 90)
         #expect(config.highlightMilliseconds == 0)
         #expect(config.color == false)
-        #expect(config.theme == AppConfig.Theme(up: .blue, down: .yellow))
+        #expect(config.theme == AppConfig.Theme(colors: [.up: .basic(.blue), .down: .basic(.yellow)]))
         #expect(config.brokers.demo == AppConfig.DemoSection(enabled: false, seed: nil, tickIntervalMilliseconds: 250))
 
         let tradier = config.brokers.tradier
@@ -163,7 +169,7 @@ import Testing
         }
         """
         let config = try load(text).get()
-        #expect(config.theme.up == .cyan)
+        #expect(config.theme.colors[.up] == .basic(.cyan))
         #expect(config.brokers.tradier.enabled)
     }
 
@@ -191,7 +197,7 @@ import Testing
           "colour": false
         }
         """
-        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers, trading, paper, bus, alerts")
+        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, colors, keys, mouse, tls, brokers, trading, paper, bus, alerts")
         #expect(load(text).failureValue?.keyPath == "colour")
         #expect(load(text).failureValue?.position == SourcePosition(line: 3, column: 3))
     }
@@ -244,7 +250,7 @@ import Testing
     @Test func wrongTypes() {
         #expect(message(#"{"staleAfterSeconds": "30"}"#) == "config.json:1:23: \"staleAfterSeconds\" must be a number, found string")
         #expect(message(#"{"color": "no"}"#) == "config.json:1:11: \"color\" must be true or false, found string")
-        #expect(message(#"{"theme": ["green"]}"#) == "config.json:1:11: \"theme\" must be an object, found array")
+        #expect(message(#"{"theme": ["green"]}"#) == "config.json:1:11: \"theme\" must be a theme name (\"dark\", \"light\", \"high-contrast\", \"mono\"), found array")
         #expect(message(#"{"symbols": "AAPL"}"#) == "config.json:1:13: \"symbols\" must be an array of symbols such as [\"AAPL\", \"MSFT\"], found string")
         #expect(message(#"{"symbols": ["AAPL", 7]}"#) == "config.json:1:22: \"symbols[1]\" must be a string, found number")
         #expect(message(#"{"brokers": {"tradier": {"enabled": null}}}"#) == "config.json:1:37: \"brokers.tradier.enabled\" must be true or false, found null")

@@ -128,7 +128,7 @@ import Testing
         let help = CommandLineArguments.helpText
         for expected in [
             "commonbroker 0.1.0", "USAGE", "print", "--demo", "--config PATH", "--symbols LIST", "--no-color", "--json",
-            "-h, --help", "--version", "--option=value", "staleAfterSeconds", "highlightMilliseconds", "theme.up",
+            "-h, --help", "--version", "--option=value", "staleAfterSeconds", "highlightMilliseconds", "theme", "colors", "keys", "mouse",
             "brokers.demo", "tickIntervalMs", "pollIntervalSeconds", "NO_COLOR", "XDG_CONFIG_HOME", "XDG_STATE_HOME",
             "TRADIER_TOKEN", "APCA_API_KEY_ID", "APCA_API_SECRET_KEY", "FINNHUB_TOKEN", "POLYGON_API_KEY",
             "config.example.json", "~/.config/commonbroker/config.json", "~/.local/state/commonbroker/",

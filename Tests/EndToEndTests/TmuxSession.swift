@@ -53,6 +53,11 @@ final class TmuxSession {
         Int32(try await tmux(["display-message", "-p", "-t", "e2e", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// The screen with its colors and attributes as escape sequences (`capture-pane -e`).
+    func captureWithStyles() async throws -> String {
+        try await tmux(["capture-pane", "-p", "-e", "-t", "e2e"])
+    }
+
     func resize(columns: Int, rows: Int) async throws {
         try await tmux(["resize-window", "-t", "e2e", "-x", "\(columns)", "-y", "\(rows)"])
     }
@@ -75,6 +80,8 @@ final class TmuxSession {
     }
 
     private(set) var lastScreen = ""
+    /// The last screen read with its styles, for failure messages.
+    var lastStyledScreen = ""
 
     func waitFor(_ text: String, timeout: TimeInterval = 15) async throws -> String? {
         try await waitForScreen(timeout: timeout) { $0.contains(text) }

@@ -21,11 +21,12 @@ struct AppStateDriver {
     init(
         brokers: [ServiceBranding] = [alpha], symbols: [String], isDemo: Bool = false, isSaved: Bool = true,
         accountBrokers: [ServiceBranding] = [], tradingBrokers: [TradingBroker] = [],
-        terminalSize: ScreenSize = ScreenSize(columns: 100, rows: 30)
+        terminalSize: ScreenSize = ScreenSize(columns: 100, rows: 30), keys: KeyBindings = .standard
     ) {
         state = AppState(
             brokers: brokers, symbols: symbols,
-            settings: AppState.Settings(isDemo: isDemo, isSaved: isSaved, accountBrokers: accountBrokers, tradingBrokers: tradingBrokers),
+            settings: AppState.Settings(
+                isDemo: isDemo, isSaved: isSaved, accountBrokers: accountBrokers, tradingBrokers: tradingBrokers, keys: keys),
             terminalSize: terminalSize)
         book = WatchlistBook(symbols: symbols)
     }

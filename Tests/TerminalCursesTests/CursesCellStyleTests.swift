@@ -21,6 +21,12 @@ import Testing
         #expect(background.colors == CursesColorPair(foreground: -1, background: 1))
     }
 
+    /// Themes at 256 colors and truecolor's own entries use palette numbers above 7, as curses numbers them.
+    @Test func paletteColorsKeepTheirNumbers() {
+        let light = CursesCellStyle(Style(foreground: TerminalColor(index: 28), background: TerminalColor(index: 255)), colorMode: .withDefaultColors)
+        #expect(light.colors == CursesColorPair(foreground: 28, background: 255))
+    }
+
     @Test func noColorsWithoutColorOrForThePlainStyle() {
         #expect(CursesCellStyle(Style(foreground: .red, background: .yellow), colorMode: .off).colors == nil)
         #expect(CursesCellStyle(Style(bold: true), colorMode: .withDefaultColors).colors == nil)

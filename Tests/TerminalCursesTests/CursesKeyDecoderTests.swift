@@ -5,6 +5,8 @@ import TerminalKit
 @Suite struct CursesKeyDecoderTests {
     @Test(arguments: [
         (CursesInput.character(13), KeyPress.enter),
+        (.mouse(MouseEvent(.press, column: 4, row: 7)), .mouse(MouseEvent(.press, column: 4, row: 7))),
+        (.mouse(MouseEvent(.wheelDown, column: 0, row: 3)), .mouse(MouseEvent(.wheelDown, column: 0, row: 3))),
         (.character(10), .enter),
         (.keyCode(CursesKeyCode.enter), .enter),
         (.character(127), .backspace),

@@ -11,11 +11,18 @@ enum Snapshot {
         _ buffer: ScreenBuffer, matches name: String,
         filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
     ) {
+        expect(text: text(of: buffer), matches: name, filePath: filePath, sourceLocation: sourceLocation)
+    }
+
+    /// The same for any text made from a frame (`ColorMap`).
+    static func expect(
+        text actual: String, matches name: String,
+        filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let url = URL(fileURLWithPath: filePath)
             .deletingLastPathComponent()
             .appendingPathComponent("Snapshots")
             .appendingPathComponent("\(name).txt")
-        let actual = text(of: buffer)
 
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
             do {

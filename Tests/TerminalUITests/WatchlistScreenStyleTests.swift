@@ -29,8 +29,7 @@ import TerminalUI
 
     @Test func themeColorsReplaceGreenAndRed() {
         var options = F.utc
-        options.upColor = TerminalColor(BrandColor.cyan)
-        options.downColor = .magenta
+        options.colorOverrides = [.up: .basic(TerminalColor(BrandColor.cyan)), .down: .basic(.magenta)]
         let themed = F.render(F.state(), columns: 100, rows: 30, options: options)
         #expect(themed.cells(showing: "+2.34", row: Self.screenRow(F.Index.upRow)).allSatisfy { $0.style.foreground == .cyan })
         #expect(themed.cells(showing: "-3.38", row: Self.screenRow(F.Index.downRow)).allSatisfy { $0.style.foreground == .magenta })

@@ -63,7 +63,10 @@ extension CommandLineArguments {
           staleAfterSeconds        quotes older than this show as stale (30)
           highlightMilliseconds    how long a price change is highlighted (1000)
           color                    false draws without colors (true)
-          theme.up, theme.down     colors of rising and falling prices (green, red)
+          theme                    dark, light, high-contrast or mono (dark; T cycles)
+          colors                   a color per role, e.g. {"up": "#00a000"}
+          keys                     the watchlist's keys, e.g. {"quit": "x"}
+          mouse                    false leaves the mouse to the terminal (true)
           alerts.bell              ring the terminal bell when an alert fires (true)
           alerts.desktop           also notify through notify-send, if on PATH (false)
           brokers.demo             enabled, seed, tickIntervalMs, staleAfterSeconds (5;

@@ -18,24 +18,41 @@ enum InteractiveCommand {
 
     static func run(_ app: AppComposition) async -> Int32 {
         let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo, securityWarning: app.securityWarning))
-        let renderOptions = RenderOptions(
+        let baseOptions = RenderOptions(
             color: app.colorEnabled,
-            upColor: TerminalColor(app.config.theme.up),
-            downColor: TerminalColor(app.config.theme.down),
+            colorOverrides: app.config.theme.colors,
             unicode: Self.localeIsUTF8(ProcessInfo.processInfo.environment),
             market: .standard
         )
-        // The table's scroll position belongs to the frames, not to the app state (TableViewport).
-        let viewport = Mutex(TableViewport())
+        // The table's scroll position and where the last frame put rows and tabs (for clicks) belong
+        // to the frames, not to the app state (TableViewport, WatchlistLayout). The color depth is
+        // known once curses has started, before the first frame.
+        let frames = Mutex((viewport: TableViewport(), layout: WatchlistLayout(), depth: ColorDepth?.none))
         let (events, input) = AsyncStream<AppEvent>.makeStream()
+        let depthSource = Mutex<TerminalSession?>(nil)
         let session = TerminalSession(
-            options: TerminalSessionOptions(color: app.colorEnabled),
+            options: TerminalSessionOptions(color: app.colorEnabled, mouse: app.config.mouse),
             frame: { size, now in
-                viewport.withLock { WatchlistScreen.render(box.current, size: size, now: now, options: renderOptions, viewport: &$0) }
+                frames.withLock { frames in
+                    if frames.depth == nil { frames.depth = depthSource.withLock { $0?.colorDepth } }
+                    var options = baseOptions
+                    options.colorDepth = frames.depth ?? .basic
+                    return WatchlistScreen.render(
+                        box.current, size: size, now: now, options: options, viewport: &frames.viewport, layout: &frames.layout)
+                }
             },
-            onKey: { input.yield(.key($0)) },
+            onKey: { key in
+                guard case .mouse(let event) = key else {
+                    input.yield(.key(key))
+                    return
+                }
+                if let action = frames.withLock({ MouseMapping.action(for: event, layout: $0.layout) }) {
+                    input.yield(.mouse(action))
+                }
+            },
             onResize: { input.yield(.resize($0)) }
         )
+        depthSource.withLock { $0 = session }
         let desk = await TradingDesk.start(app)
         let notifier = app.config.alerts.desktop ? DesktopNotifier.find(environment: ProcessInfo.processInfo.environment) : nil
         let runtime = AppRuntime(
@@ -52,7 +69,9 @@ enum InteractiveCommand {
                     tradingBrokers: desk.brokers,
                     holdingsSources: [app.holdings.branding],
                     alertBell: app.config.alerts.bell,
-                    alertDesktop: app.config.alerts.desktop && notifier != nil
+                    alertDesktop: app.config.alerts.desktop && notifier != nil,
+                    keys: app.config.keys,
+                    theme: app.config.theme.name
                 ),
                 initialMessages: app.notes + desk.notes,
                 terminalSize: session.size
@@ -121,6 +140,7 @@ enum InteractiveCommand {
             return first
         }
         await runtime.stop()
+        depthSource.withLock { $0 = nil }
         await desk.stop()
         // The hub closes every session first, so a leader lets go of its leases before the bus closes.
         await app.hub.shutdown()

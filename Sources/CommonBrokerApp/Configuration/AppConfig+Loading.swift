@@ -3,7 +3,7 @@ import Foundation
 
 extension AppConfig {
     /// The keys allowed at the top level of the file, in documentation order.
-    public static let topLevelKeys = ["symbols", "staleAfterSeconds", "highlightMilliseconds", "color", "theme", "tls", "brokers", "trading", "paper", "bus", "alerts"]
+    public static let topLevelKeys = ["symbols", "staleAfterSeconds", "highlightMilliseconds", "color", "theme", "colors", "keys", "mouse", "tls", "brokers", "trading", "paper", "bus", "alerts"]
 
     /// Parses and validates a config file's text. `path` is used in messages only. Keys absent from
     /// the text keep their defaults; keys starting with `//` are comments.
@@ -53,6 +53,9 @@ extension AppConfig {
         }
         if let value = object["color"] { color = try reader.bool(value, at: object.path("color")) }
         if let value = object["theme"] { theme = try Theme(from: value, at: object.path("theme"), reader: reader) }
+        if let value = object["colors"] { theme.colors.merge(try Theme.colors(value, at: object.path("colors"), reader: reader)) { $1 } }
+        if let value = object["keys"] { keys = try Self.keyBindings(value, at: object.path("keys"), reader: reader) }
+        if let value = object["mouse"] { mouse = try reader.bool(value, at: object.path("mouse")) }
         if let value = object["tls"] { tls = try TLS(from: value, at: object.path("tls"), reader: reader) }
         if let value = object["brokers"] { brokers = try Brokers(from: value, at: object.path("brokers"), reader: reader) }
         if let value = object["trading"] { trading = try Trading(from: value, at: object.path("trading"), reader: reader) }

@@ -1,4 +1,5 @@
 import Domain
+import Interactors
 
 /// Everything `config.json` can set, with a default for each key so that an absent file, or a file
 /// with only a few keys, is a complete configuration. `config.example.json` documents every key.
@@ -12,6 +13,11 @@ public struct AppConfig: Sendable, Equatable {
     /// `false` draws without colors, as do `--no-color` and the `NO_COLOR` environment variable.
     public var color: Bool
     public var theme: Theme
+    /// The watchlist's keys (`keys`, AppConfig+Keys).
+    public var keys: KeyBindings = .standard
+    /// `false` leaves the mouse to the terminal (selecting text without Shift); true lets a click
+    /// select a row or a list and the wheel scroll.
+    public var mouse = true
     public var tls: TLS
     public var brokers: Brokers
     public var trading: Trading

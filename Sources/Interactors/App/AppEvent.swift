@@ -30,4 +30,7 @@ public enum AppEvent: Sendable {
     case route(brokerID: String, QuoteRoute)
     /// The watchlist file's answer to an alert edit: the alerts as they are now on disk, or why not saved.
     case alertsPersisted(AlertEdit, Result<AlertEditOutcome, WatchlistStoreError>)
+    /// A click or wheel turn that the view mapped to an action on the table (`MouseMapping`): select a
+    /// row, scroll, show a list. Ignored while a screen is in front of the table.
+    case mouse(WatchlistAction)
 }

@@ -56,6 +56,10 @@ public struct AppState: Sendable {
     public internal(set) var alertedRows: Set<QuoteKey> = []
     /// The time of the last event, for what the view derives from the date (today's P&L).
     private var viewTime = Date.distantPast
+    /// The theme drawn now (`T` cycles it).
+    public internal(set) var theme: ThemeName
+    /// Each list's `/` filter, by list name; a list without one shows every row.
+    public internal(set) var filters: [String: String] = [:]
 
     /// What does not change while the app runs.
     public struct Settings: Sendable {
@@ -78,12 +82,16 @@ public struct AppState: Sendable {
         public var alertBell = true
         /// Ask for a desktop notification when an alert fires (`alerts.desktop`).
         public var alertDesktop = false
+        /// The table's keys (the config's `keys`).
+        public var keys: KeyBindings
+        /// The theme at start (the config's `theme`).
+        public var theme: ThemeName
 
         public init(
             isDemo: Bool, isSaved: Bool = true, securityWarning: String? = nil, staleAfter: TimeInterval = 30,
             highlightFor: TimeInterval = 1, accountBrokers: [ServiceBranding] = [], tradingBrokers: [TradingBroker] = [],
             holdingsSources: [ServiceBranding] = [], portfolioRefresh: TimeInterval = 5,
-            alertBell: Bool = true, alertDesktop: Bool = false
+            alertBell: Bool = true, alertDesktop: Bool = false, keys: KeyBindings = .standard, theme: ThemeName = .dark
         ) {
             self.alertBell = alertBell
             self.alertDesktop = alertDesktop
@@ -96,6 +104,8 @@ public struct AppState: Sendable {
             self.tradingBrokers = tradingBrokers
             self.holdingsSources = holdingsSources
             self.portfolioRefresh = portfolioRefresh
+            self.keys = keys
+            self.theme = theme
         }
 
         /// Some broker's orders reach a production account.
@@ -123,6 +133,7 @@ public struct AppState: Sendable {
         self.alerts = book.alerts
         self.currentListName = book.lists[0].name
         self.settings = settings
+        self.theme = settings.theme
         self.statuses = BrokerStatusStore(brokers: brokers)
         self.portfolio = PortfolioStore(brokers: settings.tradingBrokers.map(\.branding) + settings.holdingsSources)
         self.terminalSize = terminalSize
@@ -171,6 +182,10 @@ public struct AppState: Sendable {
         case .alertsPersisted(let edit, let result):
             alertsPersisted(edit, result, at: now)
             return followCurrentSymbols()
+        case .mouse(let action):
+            // Clicks land on the table only when nothing is in front of it.
+            guard front == .watchlist else { return [] }
+            return perform(action, at: now) + followCurrentSymbols()
         case .tick:
             if let message, !message.isShown(at: now) { self.message = nil }
             return refreshPortfolioIfShown(at: now)
@@ -221,8 +236,10 @@ public struct AppState: Sendable {
     private mutating func routeKey(_ key: KeyPress, at now: Date) -> [AppEffect] {
         switch front {
         case .watchlist:
-            guard let action = KeyMap.watchlistAction(for: key) else { return [] }
+            guard let action = settings.keys.action(for: key) else { return [] }
             return perform(action, at: now)
+        case .filtering(let prompt):
+            return filterKey(key, prompt: prompt, at: now)
         case .adding(var prompt):
             guard let action = TextPrompt.action(for: key) else { return [] }
             switch action {
@@ -234,10 +251,10 @@ public struct AppState: Sendable {
             }
             return []
         case .help:
-            if KeyMap.closesOverlay(key, openedWith: "?") { front = .watchlist }
+            if KeyMap.closesOverlay(key, openedWith: settings.keys.keys(for: .toggleHelp)) { front = .watchlist }
             return []
         case .messageLog:
-            if KeyMap.closesOverlay(key, openedWith: "m") { front = .watchlist }
+            if KeyMap.closesOverlay(key, openedWith: settings.keys.keys(for: .toggleMessageLog)) { front = .watchlist }
             return []
         case .listMenu(var menu):
             guard let action = menu.action(for: key) else { return [] }
@@ -322,6 +339,10 @@ public struct AppState: Sendable {
             return toggleAccounts()
         case .dismiss:
             if accounts != nil { return toggleAccounts() }
+            if currentFilter != nil {
+                clearFilter(at: now)
+                return []
+            }
             message = nil
         case .beginAdd:
             // The prompt takes the status line; what it showed is in the log and must not come back
@@ -342,7 +363,7 @@ public struct AppState: Sendable {
             showList(at: (currentListIndex + lists.count - 1) % lists.count, at: now)
         case .showList(let index):
             guard lists.indices.contains(index) else {
-                say(.info, "There is no list \(index + 1); W makes one", at: now)
+                say(.info, "There is no list \(index + 1); \(keyLabel("lists")) makes one", at: now)
                 return []
             }
             showList(at: index, at: now)
@@ -359,7 +380,7 @@ public struct AppState: Sendable {
             return carryOut([.open(.orders(OrdersScreen()))], at: now)
         case .trade(let side):
             guard let row = selectedRow else {
-                say(.info, "Add a symbol first: a adds one, then B or S opens a ticket on its row", at: now)
+                say(.info, "Add a symbol first: \(keyLabel("add")) adds one, then \(keyLabel("buy")) or \(keyLabel("sell")) opens a ticket on its row", at: now)
                 return []
             }
             openTicket(symbol: row.key.symbol, side: side, brokerID: row.key.brandID, quantity: "", at: now)
@@ -367,6 +388,14 @@ public struct AppState: Sendable {
             openAlertDialog(at: now)
         case .openAlertLog:
             openAlertLog()
+        case .beginFilter:
+            beginFilter()
+        case .cycleTheme:
+            cycleTheme(at: now)
+        case .selectRow(let index):
+            moveSelection(by: index - selectedIndex)
+        case .scroll(let rows):
+            moveSelection(by: rows)
         }
         return []
     }
@@ -452,13 +481,13 @@ public struct AppState: Sendable {
         case .remove(let symbol, let list):
             if let index = outcome.removedIndex {
                 remember(.symbol(symbol, at: index, list: list))
-                say(.info, "Removed \(symbol) · u to undo\(unsavedNote)", at: now)
+                say(.info, "Removed \(symbol) · \(keyLabel("undo")) to undo\(unsavedNote)", at: now)
             }
         case .restore(let symbol, _, let list):
             if list == currentListName { select(symbol: symbol) }
             say(.info, "Restored \(symbol)\(unsavedNote)", at: now)
         case .createList:
-            say(.info, "Created list \(outcome.savedName ?? "") · a adds symbols to it\(unsavedNote)", at: now)
+            say(.info, "Created list \(outcome.savedName ?? "") · \(keyLabel("add")) adds symbols to it\(unsavedNote)", at: now)
         case .renameList(let old, _):
             let name = outcome.savedName ?? old
             if currentListName == old { currentListName = name }
@@ -649,7 +678,7 @@ public struct AppState: Sendable {
         slots.indices.contains(selectedIndex) ? rows[selectedIndex] : nil
     }
 
-    private mutating func moveSelection(by delta: Int) {
+    mutating func moveSelection(by delta: Int) {
         guard !slots.isEmpty else { return }
         selectedIndex = min(max(0, selectedIndex + delta), slots.count - 1)
         selectedKey = slots[selectedIndex].key
@@ -686,6 +715,9 @@ public struct AppState: Sendable {
         view.alerts = alerts
         view.alertLog = alertLog
         view.alertedRows = alertedRows
+        view.theme = theme
+        view.keys = settings.keys
+        view.filter = currentFilter
         switch front {
         case .positions:
             view.positions = PositionsSummary(portfolio: portfolio, todayStarted: Calendar.current.startOfDay(for: viewTime)) { brokerID, symbol in
@@ -719,7 +751,15 @@ public struct AppState: Sendable {
             }
         }
         slots = Self.sorted(built, by: sort, quotes: quotes.latest)
+        let kept = selectedKey
+        if let filter = currentFilter {
+            slots = RowFilter.filter(slots, by: filter)
+            // The selected row filtered out: the best match takes its place.
+            if !slots.contains(where: { $0.key == kept }) { selectedIndex = 0 }
+        }
         reselect()
+        // A filter that hides every row keeps the selection for when it is cleared.
+        if slots.isEmpty, currentFilter != nil { selectedKey = kept }
     }
 
     /// Display order for a sort. Rows without the sorted value go last; ties fall back to symbol, brand id.

@@ -6,6 +6,8 @@ public indirect enum FrontScreen: Sendable, Hashable {
     case watchlist
     /// The table with its "add symbols" prompt.
     case adding(TextPrompt)
+    /// The table with its filter prompt (`/`), which filters as the user types.
+    case filtering(TextPrompt)
     case help
     /// The last messages with their time (`m`).
     case messageLog

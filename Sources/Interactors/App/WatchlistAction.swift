@@ -29,4 +29,12 @@ public enum WatchlistAction: Sendable, Hashable {
     case trade(OrderSide)
     /// `!`: set an alert on the selected row; `L`: the alert log.
     case setAlert, openAlertLog
+    /// `/`: the filter prompt; typing keeps only the rows that match.
+    case beginFilter
+    /// `T`: the next theme.
+    case cycleTheme
+    /// A click on a row: select the row at this index of the table (from 0).
+    case selectRow(Int)
+    /// The mouse wheel: move the selection by this many rows.
+    case scroll(Int)
 }
