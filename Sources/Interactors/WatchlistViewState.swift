@@ -159,6 +159,16 @@ public struct WatchlistViewState: Sendable {
     public var ticketPreview: TicketPreview?
     /// Some broker's orders reach a production account: the header says LIVE TRADING.
     public var tradesLive = false
+    /// One row per (symbol, broker), or one per symbol across brokers.
+    public var rowMode: WatchlistRowMode = .perBroker
+    /// The sort's order is reversed (`r`): the heading's mark points the other way.
+    public var sortReversed = false
+    /// The table's columns in order (the config's `columns`).
+    public var columns: [WatchlistColumn] = WatchlistColumn.defaultOrder
+    /// A broker's last this far from the median of the others' flags its row.
+    public var outlierBasisPoints: ExactDecimal = 50
+    /// The sparkline column's window.
+    public var sparklineMinutes = 10
 
     public init(
         rows: WatchlistRows = WatchlistRows(), selectedIndex: Int? = nil, sort: SortOrder = .symbol,

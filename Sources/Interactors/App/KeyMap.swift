@@ -17,6 +17,8 @@ public enum KeyMap {
         case .character("g"), .home: .moveToTop
         case .character("G"), .end: .moveToBottom
         case .character("s"): .cycleSort
+        case .character("r"): .reverseSort
+        case .character("c"): .toggleCrossBroker
         case .character("A"): .toggleAccounts
         case .character("?"): .toggleHelp
         case .character("m"): .toggleMessageLog
