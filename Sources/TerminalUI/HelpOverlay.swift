@@ -12,7 +12,8 @@ struct HelpOverlay {
         ("j  k  ↑  ↓", "move the selection"),
         ("PgUp  PgDn", "page up / down"),
         ("g  G  Home  End", "first / last row"),
-        ("s", "sort by " + SortOrder.allCases.map(\.label).joined(separator: ", ")),
+        ("s  r", "sort by " + SortOrder.allCases.map(\.label).joined(separator: ", ") + "; r reverses it"),
+        ("c", "a row per symbol across brokers, or per broker"),
         ("Enter", "the symbol across every broker, with a chart"),
         ("Tab  Shift-Tab", "next / previous list"),
         ("1 … 9", "show list 1 … 9"),
@@ -30,7 +31,7 @@ struct HelpOverlay {
 
     /// What the screen shows besides keys.
     private static let marks: [(keys: String, meaning: String)] = [
-        ("~ dimmed row", "stale: no update for a while (staleAfterSeconds)"),
+        ("~  !  *", "stale · ! off the other brokers · * best bid, ask"),
     ]
 
     private static let promptEntries: [(keys: String, meaning: String)] = [

@@ -66,7 +66,7 @@ public enum WatchlistScreen {
         let panelHeight = state.accounts.map { AccountsPanelView.height(of: $0, available: statusRow - 2) } ?? 0
         let tableRows = 2..<(statusRow - panelHeight)
         let first = viewport.scroll(toShow: state.selectedIndex, rowCount: state.rows.count, height: tableRows.count)
-        let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first)
+        let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first, unicode: options.unicode)
             .draw(into: &buffer, headingRow: 1, rows: tableRows)
         HeaderBar(state: state, now: now, options: options, palette: palette, position: position).draw(into: &buffer, row: 0)
         if let panel = state.accounts, panelHeight > 0 {
