@@ -190,7 +190,7 @@ import Testing
           "colour": false
         }
         """
-        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers, trading, paper, bus")
+        #expect(message(text) == "config.json:3:3: unknown key \"colour\"; did you mean \"color\"? expected one of: symbols, staleAfterSeconds, highlightMilliseconds, color, theme, tls, brokers, trading, paper, bus, columns, sparklineMinutes, crossBroker")
         #expect(load(text).failureValue?.keyPath == "colour")
         #expect(load(text).failureValue?.position == SourcePosition(line: 3, column: 3))
     }

@@ -47,7 +47,10 @@ enum InteractiveCommand {
                     highlightFor: Double(app.config.highlightMilliseconds) / 1000,
                     accountBrokers: app.accountServices.map(\.branding),
                     tradingBrokers: desk.brokers,
-                    holdingsSources: [app.holdings.branding]
+                    holdingsSources: [app.holdings.branding],
+                    columns: app.config.columns,
+                    outlierBasisPoints: app.config.crossBroker.outlierBasisPoints,
+                    sparklineMinutes: app.config.sparklineMinutes
                 ),
                 initialMessages: app.notes + desk.notes,
                 terminalSize: session.size

@@ -1,4 +1,5 @@
 import Domain
+import Interactors
 
 /// Everything `config.json` can set, with a default for each key so that an absent file, or a file
 /// with only a few keys, is a complete configuration. `config.example.json` documents every key.
@@ -18,6 +19,12 @@ public struct AppConfig: Sendable, Equatable {
     public var paper: Paper
     /// Nil without a `bus` section: every process connects to its brokers itself.
     public var bus: Bus?
+    /// The watchlist's columns in order (`columns`).
+    public var columns = WatchlistColumn.defaultOrder
+    /// The sparkline column's window in minutes (`sparklineMinutes`).
+    public var sparklineMinutes = 10
+    /// How brokers quoting the same symbol are compared (`crossBroker`).
+    public var crossBroker = CrossBroker()
 
     public static let staleAfterSecondsRange = 1...86_400
     public static let highlightMillisecondsRange = 0...10_000
