@@ -87,8 +87,30 @@ public struct CrossBrokerQuote: Sendable, Hashable {
     /// first source.
     public private(set) var last: Pick?
     /// Highest minus lowest last in basis points of their median (`disagreementBasisPoints(sortedLasts:)`);
-    /// nil with fewer than two prices.
-    public private(set) var disagreementBasisPoints: ExactDecimal?
+    /// nil with fewer than two prices. Worked out when asked: it divides, and the per-broker rows never ask.
+    public var disagreementBasisPoints: ExactDecimal? {
+        guard lastsCounted >= 2 else { return nil }
+        // Lowest, middle (one, or the two of an even count), highest: the same figure from fewer values.
+        let values = lastsCounted % 2 == 1 ? 3 : 4
+        return withUnsafeTemporaryAllocation(of: ExactDecimal.self, capacity: values) { lasts in
+            lasts.initializeElement(at: 0, to: lastsSummary.lowest)
+            lasts.initializeElement(at: 1, to: lastsSummary.lowerMiddle)
+            if values == 4 { lasts.initializeElement(at: 2, to: lastsSummary.upperMiddle) }
+            lasts.initializeElement(at: values - 1, to: lastsSummary.highest)
+            defer { lasts.deinitialize() }
+            return Self.disagreementBasisPoints(sortedLasts: UnsafeBufferPointer(lasts))
+        }
+    }
+    /// How many lasts count, and what the disagreement needs of them sorted.
+    private var lastsCounted = 0
+    private var lastsSummary = LastsSummary()
+
+    private struct LastsSummary: Sendable, Hashable {
+        var lowest = ExactDecimal.zero
+        var lowerMiddle = ExactDecimal.zero
+        var upperMiddle = ExactDecimal.zero
+        var highest = ExactDecimal.zero
+    }
     public private(set) var outliers = SourceSet()
     public private(set) var staleWhileOthersLive = SourceSet()
     /// Sources with a price younger than `staleAfter`.
@@ -160,7 +182,13 @@ public struct CrossBrokerQuote: Sendable, Hashable {
                 }
                 var sorted = UnsafeMutableBufferPointer(rebasing: lasts[0..<filled])
                 sorted.sort()
-                disagreementBasisPoints = Self.disagreementBasisPoints(sortedLasts: UnsafeBufferPointer(sorted))
+                lastsCounted = filled
+                if filled >= 2 {
+                    let middle = filled / 2
+                    lastsSummary = LastsSummary(
+                        lowest: sorted[0], lowerMiddle: sorted[filled % 2 == 1 ? middle : middle - 1], upperMiddle: sorted[middle],
+                        highest: sorted[filled - 1])
+                }
                 // Outliers among live sources against the other live ones (a stale price is flagged as
                 // stale, and is no yardstick for a live one).
                 if live.count >= 3 {

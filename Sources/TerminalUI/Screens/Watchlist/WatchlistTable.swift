@@ -32,6 +32,7 @@ struct WatchlistTable {
         // per-broker rows. Only with something to compare, and once per symbol while its rows follow
         // each other.
         let compares = perSymbol || brokers.count > 1
+        let sparklineCount = state.columns.contains(.sparkline) ? state.rows.sparklines.count : 0
         var cross: CrossBrokerQuote?
         var crossGroup = -1
         // Rows are read in place, slot and store entry through pointers: a copy of each costs a dozen
@@ -57,8 +58,8 @@ struct WatchlistTable {
                 let error = entry.pointee.quote?.timestamp == nil ? state.rows.error(of: entry.pointee, brokerID: brokerID) : nil
                 let consolidated = perSymbol ? cross : nil
                 texts.append(
-                    slot, entry, branding: perSymbol && source >= 0 ? brokers[source] : nil, consolidated: consolidated,
-                    brokers: brokers, sparkline: entryIndex < state.rows.sparklines.count ? entryIndex : -1, error: error, now: now)
+                    slot, entry, sourceBroker: perSymbol ? source : -1, consolidated: consolidated,
+                    brokers: brokers, sparkline: entryIndex < sparklineCount ? entryIndex : -1, error: error, now: now)
                 var rowLook = look(of: slot, entry, hasError: error != nil, at: index)
                 if let cross, source >= 0 {
                     if perSymbol {
@@ -146,6 +147,8 @@ struct WatchlistTable {
         private var askGlyphs: [UInt32] = []
         /// Per row: the index of its sparkline in `WatchlistRows.sparklines`, -1 for none.
         private var sparklines: [Int] = []
+        /// `brandIndex` per broker of the symbol groups, -1 until asked.
+        private var brokerBrands: [Int] = []
 
         init(capacity: Int) {
             scalars.reserveCapacity(capacity * 48)
@@ -158,23 +161,23 @@ struct WatchlistTable {
 
         var count: Int { errors.count }
 
-        /// A row: the slot's symbol, the entry's figures and the broker `branding` (the slot's when nil).
-        /// With `consolidated` (the per-symbol view) bid and ask are the best across `brokers`, the spread
-        /// is between them, and the disagreement is filled in.
+        /// A row: the slot's symbol, the entry's figures and the broker at `sourceBroker` in `brokers`
+        /// (the slot's own when -1). With `consolidated` (the per-symbol view) bid and ask are the best
+        /// across `brokers`, the spread is between them, and the disagreement is filled in.
         mutating func append(
-            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, branding: ServiceBranding?,
+            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, sourceBroker: Int,
             consolidated: CrossBrokerQuote?, brokers: [ServiceBranding], sparkline: Int, error: String?, now: Date
         ) {
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: slot.pointee.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
-            let brand = brandIndex(branding ?? slot.pointee.branding)
+            let brand = sourceBroker >= 0 ? brandIndex(ofBroker: sourceBroker, in: brokers) : brandIndex(slot.pointee.branding)
             bounds.append(brandNames[brand])
             glyphs.append(brandGlyphs[brand])
             sparklines.append(sparkline)
             if let consolidated {
-                bidGlyphs.append(consolidated.bestBid.map { brandGlyphs[brandIndex(brokers[$0.source])] } ?? 0)
-                askGlyphs.append(consolidated.bestAsk.map { brandGlyphs[brandIndex(brokers[$0.source])] } ?? 0)
+                bidGlyphs.append(consolidated.bestBid.map { brandGlyphs[brandIndex(ofBroker: $0.source, in: brokers)] } ?? 0)
+                askGlyphs.append(consolidated.bestAsk.map { brandGlyphs[brandIndex(ofBroker: $0.source, in: brokers)] } ?? 0)
                 appendNumbers(row, bid: consolidated.bestBid?.price, ask: consolidated.bestAsk?.price, consolidated: consolidated, now: now)
             } else {
                 bidGlyphs.append(0)
@@ -207,6 +210,14 @@ struct WatchlistTable {
             } else {
                 numbers.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
             }
+        }
+
+        /// `brandIndex` of the broker at `broker` in `brokers`, remembered: the per-symbol view asks three
+        /// times a row, and comparing brandings compares their strings.
+        private mutating func brandIndex(ofBroker broker: Int, in brokers: [ServiceBranding]) -> Int {
+            if brokerBrands.count != brokers.count { brokerBrands = [Int](repeating: -1, count: brokers.count) }
+            if brokerBrands[broker] < 0 { brokerBrands[broker] = brandIndex(brokers[broker]) }
+            return brokerBrands[broker]
         }
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
@@ -495,11 +506,13 @@ struct WatchlistTable {
     /// The sparkline of `series` (an index into `WatchlistRows.sparklines`) across the placement, in the
     /// row's trend style.
     private func drawSparkline(_ series: Int, in placement: ColumnLayout.Placement, style: UInt64, into buffer: inout ScreenBuffer, row: Int) {
-        let sparklines = state.rows.sparklines
-        guard series < sparklines.count, !sparklines[series].isEmpty else { return }
-        sparklines[series].withBuckets(endingAt: now) { buckets in
-            Sparkline.draw(buckets, width: placement.width, unicode: unicode) { cell, scalar in
-                buffer.write(scalars: CollectionOfOne(scalar), column: placement.x + cell, row: row, style: style)
+        state.rows.sparklines.withUnsafeBufferPointer { sparklines in
+            guard series < sparklines.count, !sparklines[series].isEmpty else { return }
+            sparklines[series].withBuckets(endingAt: now) { buckets in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: placement.width) { cells in
+                    let written = Sparkline.draw(buckets, width: placement.width, unicode: unicode, into: cells)
+                    buffer.write(scalars: UnsafeBufferPointer(rebasing: cells[0..<written]), column: placement.x, row: row, style: style)
+                }
             }
         }
     }
