@@ -45,6 +45,13 @@ import Testing
     @Test func narrowSparklinesShowEachShareItsLastBucket() {
         #expect((0..<10).map { Sparkline.bucket(ofCell: $0, width: 10, count: 30) } == [2, 5, 8, 11, 14, 17, 20, 23, 26, 29])
         #expect((0..<4).map { Sparkline.bucket(ofCell: $0, width: 4, count: 30) } == [6, 14, 21, 29])
+        // The drawing samples exactly the buckets `bucket(ofCell:)` names, at every width: those hold 100,
+        // the rest 0, so a wrong bucket would show as a low cell in an otherwise flat line.
+        for width in 1...30 {
+            let shown = Set((0..<width).map { Sparkline.bucket(ofCell: $0, width: width, count: 30) })
+            let buckets = (0..<30).map { ExactDecimal(shown.contains($0) ? 100 : 0) as ExactDecimal? }
+            #expect(Sparkline.text(buckets, width: width, unicode: false) == String(repeating: "-", count: width), "width \(width)")
+        }
         #expect(Sparkline.text(prices(1, 9, 2, 9, 3, 9), width: 3, unicode: true) == "▄▄▄", "only the second of each pair is shown")
         #expect(Sparkline.text(prices(9, 1, 9, 2, 9, 3), width: 3, unicode: true) == "▁▅█")
         #expect(Sparkline.text(prices(1, 2), width: 5, unicode: true) == "▁█", "never wider than the buckets")

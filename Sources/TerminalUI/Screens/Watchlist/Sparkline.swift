@@ -76,8 +76,18 @@ enum Sparkline {
         let width = min(width, buckets.count, cells.count)
         guard width > 0 else { return 0 }
         withUnsafeTemporaryAllocation(of: Int64.self, capacity: width) { samples in
+            // `bucket(ofCell:)` stepped by its quotient and remainder: one division a row, not one a cell.
+            let (step, extra) = buckets.count.quotientAndRemainder(dividingBy: width)
+            var end = 0
+            var remainder = 0
             for cell in 0..<width {
-                samples.initializeElement(at: cell, to: buckets[bucket(ofCell: cell, width: width, count: buckets.count)])
+                end += step
+                remainder += extra
+                if remainder >= width {
+                    remainder -= width
+                    end += 1
+                }
+                samples.initializeElement(at: cell, to: buckets[end - 1])
             }
             withUnsafeTemporaryAllocation(of: Int8.self, capacity: width) { levels in
                 levels.initialize(repeating: -1)
