@@ -163,7 +163,9 @@ struct BusBenchmark: Sendable {
                 let seen = probe.phase
                 let base = "bus.latency.\(Int(rate))"
                 figures.add("\(base).p50Microseconds", seen.latencies.percentile(0.5).map { Double($0) / 1_000 })
+                figures.add("\(base).p90Microseconds", seen.latencies.percentile(0.9).map { Double($0) / 1_000 })
                 figures.add("\(base).p99Microseconds", seen.latencies.percentile(0.99).map { Double($0) / 1_000 })
+                figures.add("\(base).p999Microseconds", seen.latencies.percentile(0.999).map { Double($0) / 1_000 })
                 figures.add("\(base).maxMicroseconds", seen.latencies.count > 0 ? Double(seen.latencies.maximum) / 1_000 : nil)
                 figures.add("\(base).deliveredPercent", 100 * Double(seen.received) / Double(count))
                 figures.add("\(base).cpuNanosecondsPerQuote", Double(cpuAfter - cpuBefore) / Double(count))

@@ -20,9 +20,9 @@ public enum CommonBrokerMain {
         case .run(let options):
             guard let app = compose(options, environment) else { return 78 }
             return await InteractiveCommand.run(app)
-        case .print(let options, let json):
+        case .print(let options, let output):
             guard let app = compose(options, environment) else { return 78 }
-            return await PrintCommand.run(app, json: json)
+            return await PrintCommand.run(app, output: output)
         case .printPortfolio(let options, let kind, let format):
             guard let app = compose(options, environment) else { return 78 }
             return await PortfolioCommand.run(app, kind: kind, format: format)

@@ -14,6 +14,8 @@ struct FormattedNumber: Sendable, Hashable {
         case digits
         /// "—": a count below zero.
         case missing
+        /// "closed": an age that would count the hours the market was shut (`QuoteFormatting.ageNumber`).
+        case marketClosed
     }
 
     var kind: Kind
@@ -29,6 +31,13 @@ struct FormattedNumber: Sendable, Hashable {
 
     static let missingScalar: UInt32 = 0x2014  // "—"
     static let missing = FormattedNumber(kind: .missing)
+    static let marketClosed: FormattedNumber = {
+        var number = FormattedNumber(kind: .marketClosed)
+        number.width = closedScalars.count
+        return number
+    }()
+    /// "closed", backwards, as `spellBackwards` puts it.
+    private static let closedScalars: [UInt32] = "closed".unicodeScalars.reversed().map(\.value)
 
     private enum ASCII {
         static let zero: UInt32 = 0x30
@@ -113,6 +122,8 @@ struct FormattedNumber: Sendable, Hashable {
         switch kind {
         case .missing:
             return 1
+        case .marketClosed:
+            return Self.closedScalars.count
         case .digits:
             // Digits of `units`, then as many leading zeros as the places need ("0.05"): no
             // division by a variable power of ten, which costs dozens of cycles per number.
@@ -133,6 +144,8 @@ struct FormattedNumber: Sendable, Hashable {
         switch kind {
         case .missing:
             put(Self.missingScalar)
+        case .marketClosed:
+            for scalar in Self.closedScalars { put(scalar) }
         case .digits:
             if suffix != 0 { put(suffix) }
             var whole = units

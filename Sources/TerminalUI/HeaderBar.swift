@@ -1,10 +1,12 @@
 import TerminalKit
+import Domain
 import Foundation
 import Interactors
 
-/// Row 0: the app's name, the DEMO badge, how many symbols, the sort order and the clock.
-/// When the row is short the clock goes first, then the sort (the sorted column's heading is marked
-/// too), then the count. On a terminal too narrow for the scroll position beside the
+/// Row 0: the app's name, the DEMO badge, how many symbols, the sort order, the market's state and the
+/// clock. When the row is short the clock goes first, then the market's state shortens ("NYSE closed ·
+/// opens Mon 09:30 ET" to "closed"), then the sort goes (the sorted column's heading is marked too),
+/// then the count, then the market's state. On a terminal too narrow for the scroll position beside the
 /// column headings, the position ("13-24 of 40") takes the count's place: it says more.
 struct HeaderBar {
     let state: WatchlistViewState
@@ -12,6 +14,8 @@ struct HeaderBar {
     let options: RenderOptions
     let palette: Palette
     var position: String? = nil
+    /// The US equity market now, when the options name an exchange (`RenderOptions.market`).
+    var market: MarketState? = nil
 
     func draw(into buffer: inout ScreenBuffer, row: Int) {
         let columns = buffer.size.columns
@@ -63,10 +67,22 @@ struct HeaderBar {
             ]
         }
         let room = columns - 2
-        let chosen = candidates.first { $0.left.width + ($0.clock ? clock.width + 3 : 0) <= room } ?? (left, false)
-        chosen.left.truncated(toWidth: room).draw(into: &buffer, column: 1, row: row)
-        if chosen.clock {
+        // The market's state sits left of the clock, in full beside it; without the clock it shortens
+        // before the sort and the count go, and goes last.
+        let markets = market.map { MarketStateLabel(state: $0, now: now, palette: palette).variants } ?? []
+        let layouts = candidates.flatMap { candidate in
+            markets.enumerated().compactMap { index, label in candidate.clock && index > 0 ? nil : (candidate, Optional(label)) }
+        } + candidates.map { ($0, nil as StyledText?) }
+        let chosen = layouts.first { candidate, market in
+            candidate.left.width + (candidate.clock ? clock.width + 3 : 0) + (market.map { $0.width + 3 } ?? 0) <= room
+        } ?? ((left, false), nil)
+        chosen.0.left.truncated(toWidth: room).draw(into: &buffer, column: 1, row: row)
+        let clockWidth = chosen.0.clock ? clock.width + 3 : 0
+        if chosen.0.clock {
             clock.draw(into: &buffer, column: columns - 1 - clock.width, row: row)
+        }
+        if let label = chosen.1 {
+            label.draw(into: &buffer, column: columns - 1 - clockWidth - label.width, row: row)
         }
     }
 

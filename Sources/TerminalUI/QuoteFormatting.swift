@@ -34,6 +34,14 @@ public enum QuoteFormatting {
         string(ageNumber(since: date, now: now))
     }
 
+    /// As `age(since:now:)`, but "closed" for a price of `symbol` from the session that ended last while
+    /// the market is closed (`MarketState.isFromClosedSession`): "14h" at night would only count the hours
+    /// the exchange was shut. Symbols quoted around the clock (`BTC/USD`) keep counting.
+    public static func age(since date: Date?, now: Date, symbol: String, market: MarketState?) -> String {
+        guard let date else { return missing }
+        return string(ageNumber(since: date, now: now, symbol: symbol, market: market))
+    }
+
     /// "950", "12.3K", "1.2M", "3.4B"; "—" for a negative count.
     public static func volume(_ value: Int64) -> String {
         string(volumeNumber(value))
@@ -94,6 +102,11 @@ public enum QuoteFormatting {
         case ..<86_400: return FormattedNumber(count: seconds / 3600, suffix: scalar("h"))
         default: return FormattedNumber(count: seconds / 86_400, suffix: scalar("d"))
         }
+    }
+
+    static func ageNumber(since date: Date, now: Date, symbol: String, market: MarketState?) -> FormattedNumber {
+        if let market, market.isClosingPrice(of: symbol, at: date) { return .marketClosed }
+        return ageNumber(since: date, now: now)
     }
 
     private static let volumeUnits: [(threshold: UInt64, suffix: UInt32)] = [

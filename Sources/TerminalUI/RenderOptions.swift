@@ -1,4 +1,5 @@
 import TerminalKit
+import Domain
 import Foundation
 
 /// How a frame is drawn, apart from what it shows.
@@ -13,11 +14,15 @@ public struct RenderOptions: Sendable, Hashable {
     public var downColor: TerminalColor
     /// false: charts use ASCII instead of braille (a locale that is not UTF-8).
     public var unicode: Bool
+    /// The exchange whose state the header shows (pre-market, open, after hours, closed) and whose
+    /// closed hours the age column names; nil shows neither (screens tested for something else).
+    public var market: NYSECalendar?
 
     public init(
         color: Bool = true, timeZone: TimeZone = .current, upColor: TerminalColor = .green, downColor: TerminalColor = .red,
-        unicode: Bool = true
+        unicode: Bool = true, market: NYSECalendar? = nil
     ) {
+        self.market = market
         self.unicode = unicode
         self.color = color
         self.timeZone = timeZone

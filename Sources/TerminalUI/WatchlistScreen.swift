@@ -39,12 +39,13 @@ public enum WatchlistScreen {
             TooSmallNotice(minimum: minimumSize, palette: palette).draw(into: &buffer)
             return buffer
         }
+        let market = options.market?.state(at: now)
         let footerRow = size.rows - 1
         let statusRow = footerRow - statusHeight(of: state, size: size, now: now)
         // Full screens take the place of the table; header, status line and footer stay.
         switch state.front {
         case .detail where state.detail != nil, .positions, .orders:
-            HeaderBar(state: state, now: now, options: options, palette: palette).draw(into: &buffer, row: 0)
+            HeaderBar(state: state, now: now, options: options, palette: palette, market: market).draw(into: &buffer, row: 0)
             switch state.front {
             case .positions(let screen):
                 if let summary = state.positions {
@@ -66,9 +67,9 @@ public enum WatchlistScreen {
         let panelHeight = state.accounts.map { AccountsPanelView.height(of: $0, available: statusRow - 2) } ?? 0
         let tableRows = 2..<(statusRow - panelHeight)
         let first = viewport.scroll(toShow: state.selectedIndex, rowCount: state.rows.count, height: tableRows.count)
-        let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first, unicode: options.unicode)
+        let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first, market: market, unicode: options.unicode)
             .draw(into: &buffer, headingRow: 1, rows: tableRows)
-        HeaderBar(state: state, now: now, options: options, palette: palette, position: position).draw(into: &buffer, row: 0)
+        HeaderBar(state: state, now: now, options: options, palette: palette, position: position, market: market).draw(into: &buffer, row: 0)
         if let panel = state.accounts, panelHeight > 0 {
             AccountsPanelView(panel: panel, palette: palette).draw(into: &buffer, rows: (statusRow - panelHeight)..<statusRow)
         }

@@ -34,16 +34,31 @@ import Testing
     }
 
     @Test func printCommand() throws {
-        #expect(try parse("print").get() == .print(RunOptions(), json: false))
-        #expect(try parse("print", "--json").get() == .print(RunOptions(), json: true))
-        #expect(try parse("--demo", "print", "--json", "--symbols", "IBM").get() == .print(RunOptions(demo: true, symbols: ["IBM"]), json: true))
+        #expect(try parse("print").get() == .print(RunOptions(), .table))
+        #expect(try parse("print", "--json").get() == .print(RunOptions(), .json))
+        #expect(try parse("--demo", "print", "--json", "--symbols", "IBM").get() == .print(RunOptions(demo: true, symbols: ["IBM"]), .json))
+        #expect(try parse("print", "--csv").get() == .print(RunOptions(), .csv))
+        #expect(try parse("--demo", "print", "--follow").get() == .print(RunOptions(demo: true), .follow))
+        // --follow writes JSON anyway: --json beside it asks for nothing else.
+        #expect(try parse("print", "--follow", "--json").get() == .print(RunOptions(), .follow))
+    }
+
+    @Test func printFormatsThatCannotGoTogetherAreNamed() {
+        #expect(usageMessage("print", "--csv", "--json") == "--json and --csv cannot be combined: pick one format")
+        #expect(usageMessage("print", "--follow", "--csv")
+            == "--follow writes one JSON object a line and cannot write CSV: use print --follow, or print --csv for one round")
+        #expect(usageMessage("print", "orders", "--follow")
+            == "--follow follows quotes, not orders: commonbroker print --follow, or print orders once")
+        #expect(usageMessage("--follow") == "--follow only applies to the print command: commonbroker print --follow")
+        #expect(usageMessage("relay", "--csv") == "--csv only applies to the print command: commonbroker print --csv")
+        #expect(usageMessage("print", "--follow=yes") == "option '--follow' takes no value; see commonbroker --help")
+        #expect(usageMessage("print", "--folow") == "unknown option '--folow' (did you mean '--follow'?); see commonbroker --help")
     }
 
     @Test func printPositionsAndOrders() throws {
         #expect(try parse("print", "positions").get() == .printPortfolio(RunOptions(), .positions, .table))
         #expect(try parse("print", "orders", "--csv").get() == .printPortfolio(RunOptions(), .orders, .csv))
         #expect(try parse("--demo", "print", "positions", "--json").get() == .printPortfolio(RunOptions(demo: true), .positions, .json))
-        #expect(usageMessage("print", "--csv") == "--csv only applies to print positions and print orders: commonbroker print positions --csv")
         #expect(usageMessage("print", "orders", "--csv", "--json") == "--json and --csv cannot be combined: pick one format")
         #expect(usageMessage("print", "orders", "positions").hasPrefix("unexpected argument 'positions'; print takes positions or orders, or nothing for quotes"))
     }
@@ -132,7 +147,7 @@ import Testing
         let parsed = try CommandLineArguments.parse(["--env", "sandbox", "--record=/tmp/rec"]).get()
         #expect(parsed == .run(RunOptions(environment: "sandbox", recordDirectory: "/tmp/rec")))
         let replay = try CommandLineArguments.parse(["print", "--replay", "fixtures"]).get()
-        #expect(replay == .print(RunOptions(replayDirectory: "fixtures"), json: false))
+        #expect(replay == .print(RunOptions(replayDirectory: "fixtures"), .table))
     }
 
     @Test func badCombinationsAreRefusedWithTheReason() {

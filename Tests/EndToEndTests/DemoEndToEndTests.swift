@@ -42,6 +42,12 @@ import Testing
         }
     }
 
+    /// Signals the demo this session started, and no other: tests in parallel run the same command line.
+    func signalDemo(_ signal: String, in session: TmuxSession) async throws -> (status: Int32, output: String) {
+        guard let shell = try await session.shellPID() else { throw Subprocess.Failure(description: "tmux gave no pane pid") }
+        return try await Subprocess.run("/usr/bin/pkill", ["-\(signal)", "-P", String(shell), "-f", "^\(binary) --demo"])
+    }
+
     @Test func addDeleteQuitRestartAndResize() async throws {
         let session = try await makeSession()
         let first = try await startDemo(session)
@@ -97,7 +103,7 @@ import Testing
         let session = try await makeSession()
         for signal in ["TERM", "HUP"] {
             #expect(try await startDemo(session) != nil, "demo did not start:\n\(session.lastScreen)")
-            let kill = try await Subprocess.run("/usr/bin/pkill", ["-\(signal)", "-f", "^\(binary) --demo"])
+            let kill = try await signalDemo(signal, in: session)
             #expect(kill.status == 0, "pkill found no commonbroker")
             try await expectTerminalRestored(session, "after SIG\(signal)")
             try await session.type("clear")
@@ -111,10 +117,11 @@ import Testing
         let session = try await makeSession()
         try await session.type("export SWIFT_BACKTRACE=enable=no; clear")
         #expect(try await startDemo(session) != nil, "demo did not start:\n\(session.lastScreen)")
-        let kill = try await Subprocess.run("/usr/bin/pkill", ["-SEGV", "-f", "^\(binary) --demo"])
+        let kill = try await signalDemo("SEGV", in: session)
         #expect(kill.status == 0, "pkill found no commonbroker")
         try await expectTerminalRestored(session, "after SIGSEGV")
-        let gone = try await Subprocess.run("/usr/bin/pgrep", ["-f", "^\(binary) --demo"])
+        let shell = try await session.shellPID().map { String($0) } ?? "0"
+        let gone = try await Subprocess.run("/usr/bin/pgrep", ["-P", shell, "-f", "^\(binary) --demo"])
         #expect(gone.status == 1, "the process survived its crash signal")
     }
 

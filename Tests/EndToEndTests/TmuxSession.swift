@@ -47,6 +47,12 @@ final class TmuxSession {
         try await tmux(["capture-pane", "-p", "-t", "e2e"])
     }
 
+    /// The pane's shell: what it starts are its children, so a signal can be sent to this test's app
+    /// alone (`pkill -P`), not to another test's app that runs the same command line in parallel.
+    func shellPID() async throws -> Int32? {
+        Int32(try await tmux(["display-message", "-p", "-t", "e2e", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     func resize(columns: Int, rows: Int) async throws {
         try await tmux(["resize-window", "-t", "e2e", "-x", "\(columns)", "-y", "\(rows)"])
     }

@@ -101,9 +101,11 @@ actor BusQuoteSession: QuoteStreamSession {
             let control = try keyValue.watch(BusKeys.leaseAndState(broker: broker), bufferLimit: 1_024, idleHeartbeat: heartbeat)
             let demands = try keyValue.watch(BusKeys.demands(broker: broker), bufferLimit: 4_096, idleHeartbeat: heartbeat)
             watches = [quotes, control, demands]
-            tasks.append(Task { for await event in quotes.events { self.quoteWatch(event) } })
-            tasks.append(Task { for await event in control.events { await self.controlWatch(event) } })
-            tasks.append(Task { for await event in demands.events { await self.demandWatch(event) } })
+            // These tasks run on this actor (they use `self` without a hop), and a busy watch hands
+            // over what has piled up in one batch: one wake-up for many quotes.
+            tasks.append(Task { while let batch = await quotes.nextBatch() { for event in batch { self.quoteWatch(event) } } })
+            tasks.append(Task { while let batch = await control.nextBatch() { for event in batch { await self.controlWatch(event) } } })
+            tasks.append(Task { while let batch = await demands.nextBatch() { for event in batch { await self.demandWatch(event) } } })
         } catch {
             output.finish(throwing: BrokerError.network("cannot watch the bus for \(broker): \(error)"))
             return
@@ -154,12 +156,28 @@ actor BusQuoteSession: QuoteStreamSession {
         // before the app could quit: the lease then expires and the demand lapses, as for a crash.
         let release = machine.releaseRevision
         if release != nil { publishState(.down, reason: "the leader \(settings.holder) quit") }
-        let (keyValue, leaseKey, demandKey) = (keyValue, leaseKey, BusKeys.demand(instance: settings.instance, broker: broker))
+        let (keyValue, leaseKey, demandKey, instance) = (keyValue, leaseKey, BusKeys.demand(instance: settings.instance, broker: broker), settings.instance)
         if busUp { await Task {
-            if let release { _ = try? await keyValue.delete(leaseKey, expectedRevision: release) }
+            if let release { await Self.letGo(leaseKey, heldAt: release, by: instance, in: keyValue) }
             _ = try? await keyValue.delete(demandKey)
         }.value }
         output.finish()
+    }
+
+    /// Deletes the lease held at `revision`. A renewal still in flight when the session closed may have
+    /// moved it on (the server applies it before this delete, both being sent on one connection): the
+    /// lease is then read again and deleted at its new revision if it is still this process's, rather
+    /// than left to expire.
+    private static func letGo(_ leaseKey: String, heldAt revision: UInt64, by instance: String, in keyValue: NATSKeyValue) async {
+        do {
+            _ = try await keyValue.delete(leaseKey, expectedRevision: revision)
+        } catch {
+            guard case .wrongLastRevision = error, let entry = try? await keyValue.get(leaseKey),
+                  case .success(let lease) = BusRecords.decode(BusLease.self, from: entry.value, what: "the lease"),
+                  lease.instance == instance
+            else { return }
+            _ = try? await keyValue.delete(leaseKey, expectedRevision: entry.revision)
+        }
     }
 
     // MARK: What the bus says

@@ -9,7 +9,7 @@ extension CommandLineArguments {
         USAGE
           commonbroker [--demo] [--config PATH] [--symbols LIST] [--no-color]
                        [--env production|sandbox] [--record DIR | --replay DIR]
-          commonbroker print [--json] [same options]
+          commonbroker print [--json|--csv|--follow] [same options]
           commonbroker print positions|orders [--json|--csv] [same options]
           commonbroker import lots FILE.csv [--again]
           commonbroker relay [--config PATH] [--env production|sandbox]
@@ -17,7 +17,8 @@ extension CommandLineArguments {
 
         COMMANDS
           (none)            Open the interactive watchlist.
-          print             Fetch one round of quotes, print them and exit.
+          print             Fetch one round of quotes, print them and exit; with
+                            --follow, print each quote as it arrives until stopped.
           print positions   Every position at every trading broker (and the holdings
                             kept elsewhere), valued at a fresh quote, with totals.
           print orders      Every order at every trading broker, open ones first.
@@ -40,7 +41,10 @@ extension CommandLineArguments {
                             secrets redacted (to replay later or attach to a bug).
           --replay DIR      Answer from the recordings in DIR instead of the network.
           --json            With print: write JSON instead of a table.
-          --csv             With print positions or orders: write CSV.
+          --csv             With print: write CSV (RFC 4180, a header row first).
+          --follow          With print: one JSON object a line for every quote as it
+                            arrives, the fields of --json, until Ctrl-C or SIGTERM
+                            (then exit 0); for jq: print --follow | jq -c .last
           --again           With import lots: import a file imported before.
           -h, --help        Show this help.
           --version         Show the version.

@@ -1,12 +1,12 @@
 import Domain
 import TextSafety
 
-/// Parses `commonbroker [print [--json]] [--demo] [--config PATH] [--symbols LIST] [--no-color]
+/// Parses `commonbroker [print [--json|--csv|--follow]] [--demo] [--config PATH] [--symbols LIST] [--no-color]
 /// [--env production|sandbox] [--record DIR | --replay DIR]`, `commonbroker import lots FILE [--again]`,
 /// plus `--help`/`-h` and `--version`. Options with a value take it as the next argument or after `=`.
 public enum CommandLineArguments {
     static let helpReminder = "see commonbroker --help"
-    static let flagOptions = ["--demo", "--no-color", "--json", "--csv", "--help", "-h", "--version", "--again"]
+    static let flagOptions = ["--demo", "--no-color", "--json", "--csv", "--follow", "--help", "-h", "--version", "--again"]
     static let valueOptions = ["--config", "--symbols", "--env", "--record", "--replay"]
 
     /// `arguments` excludes the program name: pass `CommandLine.arguments.dropFirst()`.
@@ -29,6 +29,7 @@ public enum CommandLineArguments {
         var isPrint = false
         var json = false
         var csv = false
+        var follow = false
         /// `print positions` or `print orders`.
         var portfolio: PortfolioReport.Kind?
         /// `import`, then `lots`, then the file: each set as its word is read.
@@ -63,11 +64,20 @@ public enum CommandLineArguments {
             if json && !isPrint {
                 throw UsageError("--json only applies to the print command: commonbroker print --json")
             }
-            if csv && portfolio == nil {
-                throw UsageError("--csv only applies to print positions and print orders: commonbroker print positions --csv")
+            if csv && !isPrint {
+                throw UsageError("--csv only applies to the print command: commonbroker print --csv")
             }
             if csv && json {
                 throw UsageError("--json and --csv cannot be combined: pick one format")
+            }
+            if follow && !isPrint {
+                throw UsageError("--follow only applies to the print command: commonbroker print --follow")
+            }
+            if follow, let portfolio {
+                throw UsageError("--follow follows quotes, not \(portfolio.rawValue): commonbroker print --follow, or print \(portfolio.rawValue) once")
+            }
+            if follow && csv {
+                throw UsageError("--follow writes one JSON object a line and cannot write CSV: use print --follow, or print --csv for one round")
             }
             if again && !isImport {
                 throw UsageError("--again only applies to importing lots: commonbroker import lots FILE.csv --again")
@@ -90,7 +100,7 @@ public enum CommandLineArguments {
             if let portfolio {
                 return .printPortfolio(options, portfolio, json ? .json : csv ? .csv : .table)
             }
-            return isPrint ? .print(options, json: json) : .run(options)
+            return isPrint ? .print(options, follow ? .follow : json ? .json : csv ? .csv : .table) : .run(options)
         }
 
         /// Handles one option; returns an invocation when the option settles it on its own (`--help`).
@@ -123,6 +133,8 @@ public enum CommandLineArguments {
                 json = true
             case "--csv":
                 csv = true
+            case "--follow":
+                follow = true
             case "--again":
                 again = true
             case "--config":

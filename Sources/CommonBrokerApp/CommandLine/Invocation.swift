@@ -4,8 +4,8 @@ public enum Invocation: Sendable, Equatable {
     case version
     /// The interactive watchlist.
     case run(RunOptions)
-    /// One round of quotes printed to standard output, as a table or as JSON.
-    case print(RunOptions, json: Bool)
+    /// The watchlist's quotes on standard output: one round as a table, JSON or CSV, or followed as JSON lines.
+    case print(RunOptions, QuotesOutput)
     /// `print positions|orders [--json|--csv]`: every trading broker's positions or orders, for scripts.
     case printPortfolio(RunOptions, PortfolioReport.Kind, PortfolioReport.Format)
     /// `import lots FILE [--again]`: add the lots of a CSV file to the holdings book; `again` imports a

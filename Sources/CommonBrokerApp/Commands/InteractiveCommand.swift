@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Interactors
 import Synchronization
@@ -21,7 +22,8 @@ enum InteractiveCommand {
             color: app.colorEnabled,
             upColor: TerminalColor(app.config.theme.up),
             downColor: TerminalColor(app.config.theme.down),
-            unicode: Self.localeIsUTF8(ProcessInfo.processInfo.environment)
+            unicode: Self.localeIsUTF8(ProcessInfo.processInfo.environment),
+            market: .standard
         )
         // The table's scroll position belongs to the frames, not to the app state (TableViewport).
         let viewport = Mutex(TableViewport())

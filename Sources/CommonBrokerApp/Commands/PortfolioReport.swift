@@ -116,14 +116,9 @@ public enum PortfolioReport {
         items.isEmpty ? "[]" : "[\n    " + items.joined(separator: ",\n    ") + "\n  ]"
     }
 
-    /// RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled; CRLF line ends.
-    /// Outside text is escaped first, so no control character reaches a spreadsheet or a terminal.
+    /// RFC 4180 (`CSVDocument`), outside text escaped.
     static func csv(header: [String], rows: [[String?]]) -> String {
-        func field(_ value: String?) -> String {
-            let text = VisibleText.escaped(value ?? "")
-            return text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
-        return ([header.joined(separator: ",")] + rows.map { $0.map(field).joined(separator: ",") }).joined(separator: "\r\n") + "\r\n"
+        CSVDocument.text(header: header, rows: rows)
     }
 
     private static func table(header: [String], rows: [[String?]]) -> String {

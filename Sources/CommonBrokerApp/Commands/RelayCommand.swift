@@ -98,25 +98,3 @@ enum RelayCommand {
         StandardError.write("\(stamp) commonbroker relay: \(line)")
     }
 }
-
-/// SIGTERM and SIGINT, turned into one awaitable stop.
-private final class SignalStop {
-    private let stream: AsyncStream<Void>
-    private let sources: [any DispatchSourceSignal]
-
-    init() {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        self.stream = stream
-        sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            return source
-        }
-    }
-
-    func wait() async {
-        for await _ in stream { return }
-    }
-}

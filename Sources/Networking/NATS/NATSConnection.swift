@@ -231,6 +231,18 @@ public final class NATSConnection: Sendable {
         return subscription
     }
 
+    /// Subscribes with each message handed to `push` on the I/O thread (which must not block), for
+    /// code in this module that feeds its own mailbox; `end` runs when the subscription ends.
+    func subscribe(
+        to subject: String, push: @escaping @Sendable (NATSMessage) -> NATSMailboxPush, end: @escaping @Sendable () -> Void
+    ) throws(NATSError) -> NATSSubscription {
+        if let problem = NATSSubject.subscriptionProblem(subject) { throw .invalidSubject(subject, reason: problem) }
+        let sid = String(nextSID.add(1, ordering: .relaxed).oldValue)
+        let subscription = NATSSubscription(subject: subject, sid: sid, channel: channel, push: push, end: end)
+        try enqueue(.subscribe(subscription))
+        return subscription
+    }
+
     /// Subscribes and calls `handler` for each message, one at a time, on a task of its own (never on
     /// the I/O thread), until the subscription ends.
     @discardableResult

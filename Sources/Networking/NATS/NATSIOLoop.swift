@@ -402,6 +402,10 @@ final class NATSIOLoop {
                     readWait = .readable
                     parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
                     if let violation = handleFrames() { return violation }
+                    // A short read took all the kernel had: back to poll(), which says when more comes,
+                    // rather than another read that would only say "would block" (a system call per
+                    // wake-up saved; on a virtual machine each one costs microseconds).
+                    if count < readBuffer.count, !transport.hasBufferedInput { return nil }
                 case .wouldBlock(let wait):
                     readWait = wait
                     return nil

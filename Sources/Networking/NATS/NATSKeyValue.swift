@@ -94,12 +94,15 @@ public struct NATSKeyValue: Sendable {
     /// Watches the keys matching `keys` (a key, or a pattern with `*` and `>`): first the latest value of
     /// each, then `.caughtUp`, then every change as it happens. `idleHeartbeat` is how often the server
     /// says the consumer is alive; three missed mean it was lost with its server (a cluster node that
-    /// died), and the watch makes another.
+    /// died), and the watch makes another. The watch's work runs on the caller's actor, if any, where
+    /// its events are read.
     public func watch(
-        _ keys: String = ">", bufferLimit: Int = 65_536, idleHeartbeat: Duration = NATSKeyValueWatch.defaultIdleHeartbeat
+        _ keys: String = ">", bufferLimit: Int = 65_536, idleHeartbeat: Duration = NATSKeyValueWatch.defaultIdleHeartbeat,
+        isolation actor: isolated (any Actor)? = #isolation
     ) throws(NATSError) -> NATSKeyValueWatch {
         if let problem = Self.keyProblem(keys, allowingWildcards: true) { throw .invalidSubject(keys, reason: "as a KV key pattern \(problem)") }
-        return NATSKeyValueWatch(keyValue: self, filterSubject: subjectPrefix + keys, bufferLimit: bufferLimit, idleHeartbeat: idleHeartbeat)
+        return NATSKeyValueWatch(
+            keyValue: self, filterSubject: subjectPrefix + keys, bufferLimit: bufferLimit, idleHeartbeat: idleHeartbeat, driverIsolation: actor)
     }
 
     /// The latest message of `key`, a delete marker included.

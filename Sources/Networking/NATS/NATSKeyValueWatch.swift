@@ -17,29 +17,62 @@ import Synchronization
 /// `events` holds at most `bufferLimit` events for a consumer that does not take them; when it
 /// overflows, the oldest go, and the watch starts over from every key's latest value
 /// (`.restarting`), which heals whatever was lost.
+///
+/// A quote follower reads a watch for every quote, so nothing between the socket and `nextBatch()`
+/// is an `AsyncStream`: the I/O thread puts each message straight into the driver's mailbox, the
+/// driver puts entries into the consumer's, and under load each side takes what has piled up in one
+/// wake-up (`NATSMailbox`).
 public final class NATSKeyValueWatch: Sendable {
-    public let events: AsyncStream<NATSKeyValueWatchEvent>
-    private let task: Mutex<Task<Void, Never>?>
+    private let output: NATSMailbox<NATSKeyValueWatchEvent>
+    private let driverTask = DriverTask()
 
     /// The default: a lost consumer is noticed after three of these without a word (15 to 20 s).
     public static let defaultIdleHeartbeat: Duration = .seconds(5)
     /// Between attempts to create a consumer that failed (while the server restarts, say).
     static let retryDelay: Duration = .milliseconds(250)
 
-    init(keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, idleHeartbeat: Duration = NATSKeyValueWatch.defaultIdleHeartbeat) {
-        let (events, output) = AsyncStream.makeStream(of: NATSKeyValueWatchEvent.self, bufferingPolicy: .bufferingNewest(max(2, bufferLimit)))
-        self.events = events
+    /// `driverIsolation`: the actor the driver runs on, the consumer's own when it has one: handing
+    /// a batch from the driver to the consumer then needs no thread to wake.
+    init(
+        keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, idleHeartbeat: Duration = NATSKeyValueWatch.defaultIdleHeartbeat,
+        driverIsolation: (any Actor)? = nil
+    ) {
+        // A consumer that stops listening (its task cancelled) ends the watch.
+        let output = NATSMailbox<NATSKeyValueWatchEvent>(limit: max(2, bufferLimit)) { [driverTask] in driverTask.cancel() }
+        self.output = output
         let driver = Driver(keyValue: keyValue, filterSubject: filterSubject, bufferLimit: max(2, bufferLimit), idleHeartbeat: idleHeartbeat, output: output)
-        let task = Task { await driver.run() }
-        self.task = Mutex(task)
-        output.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
-        }
+        driverTask.start { await driver.run(isolation: driverIsolation) }
+    }
+
+    /// Every key's latest value, then `.caughtUp`, then each change, until the watch ends.
+    public var events: NATSMailboxSequence<NATSKeyValueWatchEvent> { NATSMailboxSequence(output) }
+
+    /// Every event waiting, in order, parking while none does; nil once the watch has ended. Runs on
+    /// the caller's actor, so an actor reading a busy watch takes a batch per wake-up without a hop.
+    public func nextBatch(isolation actor: isolated (any Actor)? = #isolation) async -> [NATSKeyValueWatchEvent]? {
+        await output.nextBatch(isolation: actor)
     }
 
     /// Ends the watch: the consumer is deleted and `events` finishes.
     public func stop() {
-        task.withLock { $0?.cancel() }
+        driverTask.cancel()
+    }
+
+    /// The driver's task, which the consumer's mailbox must reach to cancel it before it exists.
+    private final class DriverTask: Sendable {
+        private let task = Mutex<Task<Void, Never>?>(nil)
+        private let cancelled = Atomic<Bool>(false)
+
+        func start(_ body: @escaping @Sendable () async -> Void) {
+            let task = Task { await body() }
+            self.task.withLock { $0 = task }
+            if cancelled.load(ordering: .acquiring) { task.cancel() }
+        }
+
+        func cancel() {
+            cancelled.store(true, ordering: .releasing)
+            task.withLock { $0?.cancel() }
+        }
     }
 
     /// Runs the watch on one task; everything it owns stays on that task.
@@ -55,7 +88,6 @@ public final class NATSKeyValueWatch: Sendable {
         private struct Consumer {
             let generation: Int
             let subscription: NATSSubscription
-            let forwarder: Task<Void, Never>
             var name: String?
         }
 
@@ -63,9 +95,9 @@ public final class NATSKeyValueWatch: Sendable {
         private let filterSubject: String
         private let bufferLimit: Int
         private let idleHeartbeat: Duration
-        private let output: AsyncStream<NATSKeyValueWatchEvent>.Continuation
+        private let output: NATSMailbox<NATSKeyValueWatchEvent>
 
-        init(keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, idleHeartbeat: Duration, output: AsyncStream<NATSKeyValueWatchEvent>.Continuation) {
+        init(keyValue: NATSKeyValue, filterSubject: String, bufferLimit: Int, idleHeartbeat: Duration, output: NATSMailbox<NATSKeyValueWatchEvent>) {
             self.keyValue = keyValue
             self.filterSubject = filterSubject
             self.bufferLimit = bufferLimit
@@ -73,24 +105,26 @@ public final class NATSKeyValueWatch: Sendable {
             self.output = output
         }
 
-        func run() async {
+        func run(isolation actor: isolated (any Actor)?) async {
             let connection = keyValue.connection
-            let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+            // Messages and the rest share one mailbox, so the driver waits on one thing; messages are
+            // refused past `bufferLimit` (the gap restarts the consumer), the rest always go in.
+            let input = NATSMailbox<Input>()
             let connectionEvents = connection.events()
             let listener = Task {
                 for await event in connectionEvents {
                     switch event {
-                    case .reconnected: input.yield(.reconnected)
-                    case .closed: input.yield(.closed)
+                    case .reconnected: input.push(.reconnected)
+                    case .closed: input.push(.closed)
                     default: break
                     }
                 }
-                input.yield(.closed)
+                input.push(.closed)
             }
             let ticker = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: idleHeartbeat)
-                    input.yield(.tick)
+                    input.push(.tick)
                 }
             }
             let clock = ContinuousClock()
@@ -105,7 +139,6 @@ public final class NATSKeyValueWatch: Sendable {
             func replaceConsumer() async -> Bool {
                 if let old = consumer {
                     old.subscription.unsubscribe()
-                    old.forwarder.cancel()
                     if let name = old.name {
                         // Best effort: an ephemeral consumer nobody listens to also goes by itself.
                         try? connection.publish("$JS.API.CONSUMER.DELETE.\(keyValue.streamName).\(name)")
@@ -115,15 +148,14 @@ public final class NATSKeyValueWatch: Sendable {
                 generation += 1
                 let current = generation
                 let subscription: NATSSubscription
+                let limit = bufferLimit
                 do {
-                    subscription = try connection.subscribe(to: connection.newInbox(), bufferLimit: bufferLimit)
+                    subscription = try connection.subscribe(
+                        to: connection.newInbox(), push: { input.push(.message(generation: current, $0), refusingAt: limit) }, end: {})
                 } catch {
                     return false
                 }
-                let forwarder = Task {
-                    for await message in subscription.messages { input.yield(.message(generation: current, message)) }
-                }
-                consumer = Consumer(generation: current, subscription: subscription, forwarder: forwarder)
+                consumer = Consumer(generation: current, subscription: subscription)
                 machine.beginConsumer(at: clock.now - start)
                 do {
                     let (name, pending) = try await createConsumer(deliverTo: subscription.subject, from: machine.start)
@@ -134,12 +166,12 @@ public final class NATSKeyValueWatch: Sendable {
                     if case .connectionClosed = error { return false }
                     if !failing {
                         failing = true
-                        output.yield(.waiting(reason: error.description))
+                        output.push(.waiting(reason: error.description))
                     }
                     // The server is away or restarting: try again shortly, or at the reconnect.
                     Task {
                         try? await Task.sleep(for: NATSKeyValueWatch.retryDelay)
-                        input.yield(.retry(generation: current))
+                        input.push(.retry(generation: current))
                     }
                     return true
                 }
@@ -150,17 +182,16 @@ public final class NATSKeyValueWatch: Sendable {
                     switch action {
                     case .deliver(let message, let delivery):
                         guard let entry = entry(from: message, delivery: delivery) else { continue }
-                        switch output.yield(.entry(entry)) {
+                        switch output.push(.entry(entry)) {
                         case .enqueued: continue
-                        case .dropped:
+                        case .droppedOldest, .refused:
                             machine.resynchronize()
-                            output.yield(.restarting(reason: "the watcher fell behind by more than \(bufferLimit) entries"))
+                            output.push(.restarting(reason: "the watcher fell behind by more than \(bufferLimit) entries"))
                             return await replaceConsumer()
-                        case .terminated: return false
-                        @unknown default: return false
+                        case .ended: return false
                         }
                     case .caughtUp:
-                        output.yield(.caughtUp)
+                        output.push(.caughtUp)
                     case .reply(let subject):
                         try? connection.publish(subject)
                     case .restart:
@@ -170,22 +201,26 @@ public final class NATSKeyValueWatch: Sendable {
                 return true
             }
 
-            var iterator = inputs.makeAsyncIterator()
             var running = await replaceConsumer()
             while running, !Task.isCancelled {
-                guard let next = await iterator.next() else { break }
-                switch next {
-                case .message(let messageGeneration, let message):
-                    guard messageGeneration == generation else { continue }
-                    running = await perform(machine.received(message, at: clock.now - start))
-                case .reconnected:
-                    running = await replaceConsumer()
-                case .tick:
-                    running = await perform(machine.check(at: clock.now - start))
-                case .retry(let retryGeneration):
-                    if retryGeneration == generation { running = await replaceConsumer() }
-                case .closed:
-                    running = false
+                guard let batch = await input.nextBatch() else { break }
+                // One reading of the clock per batch: what arrived together is judged as one moment.
+                let now = clock.now - start
+                for next in batch {
+                    switch next {
+                    case .message(let messageGeneration, let message):
+                        guard messageGeneration == generation else { continue }
+                        running = await perform(machine.received(message, at: now))
+                    case .reconnected:
+                        running = await replaceConsumer()
+                    case .tick:
+                        running = await perform(machine.check(at: clock.now - start))
+                    case .retry(let retryGeneration):
+                        if retryGeneration == generation { running = await replaceConsumer() }
+                    case .closed:
+                        running = false
+                    }
+                    if !running { break }
                 }
             }
 
@@ -193,10 +228,9 @@ public final class NATSKeyValueWatch: Sendable {
             ticker.cancel()
             if let consumer {
                 consumer.subscription.unsubscribe()
-                consumer.forwarder.cancel()
                 if let name = consumer.name { try? connection.publish("$JS.API.CONSUMER.DELETE.\(keyValue.streamName).\(name)") }
             }
-            input.finish()
+            input.cancel()
             output.finish()
         }
 

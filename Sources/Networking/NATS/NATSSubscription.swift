@@ -11,10 +11,13 @@ public final class NATSSubscription: Sendable {
     public let subject: String
     public let queueGroup: String?
     public let bufferLimit: Int
-    public let messages: AsyncStream<NATSMessage>
     /// The subscription's id on the wire.
     public let sid: String
-    private let continuation: AsyncStream<NATSMessage>.Continuation
+    private let mailbox: NATSMailbox<NATSMessage>
+    /// Where the I/O thread hands each message: this subscription's own mailbox, or the mailbox of the
+    /// code that made it (a KV watch feeds its driver without a task in between).
+    private let push: @Sendable (NATSMessage) -> NATSMailboxPush
+    private let end: @Sendable () -> Void
     private let channel: NATSIOChannel
     private let dropped = Atomic<Int>(0)
 
@@ -24,11 +27,39 @@ public final class NATSSubscription: Sendable {
         self.sid = sid
         self.bufferLimit = max(1, bufferLimit)
         self.channel = channel
-        (messages, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
         // A consumer that stops listening (its task cancelled) no longer needs the subscription.
-        continuation.onTermination = { [channel] termination in
-            if case .cancelled = termination { _ = channel.enqueue(.unsubscribe(sid: sid)) }
+        let mailbox = NATSMailbox<NATSMessage>(limit: max(1, bufferLimit)) { [channel] in
+            _ = channel.enqueue(.unsubscribe(sid: sid))
         }
+        self.mailbox = mailbox
+        push = { mailbox.push($0) }
+        end = { mailbox.finish() }
+    }
+
+    /// A subscription whose messages go to `push` (on the I/O thread: it must not block) rather than to
+    /// `messages`, which stays empty; `end` runs when the subscription ends.
+    init(
+        subject: String, sid: String, channel: NATSIOChannel,
+        push: @escaping @Sendable (NATSMessage) -> NATSMailboxPush, end: @escaping @Sendable () -> Void
+    ) {
+        self.subject = subject
+        queueGroup = nil
+        self.sid = sid
+        bufferLimit = .max
+        self.channel = channel
+        mailbox = NATSMailbox(limit: 1)
+        mailbox.finish()
+        self.push = push
+        self.end = end
+    }
+
+    /// What the server delivers, in order, until `unsubscribe()` or the connection closes. Cancelling
+    /// the task that reads it unsubscribes.
+    public var messages: NATSMailboxSequence<NATSMessage> { NATSMailboxSequence(mailbox) }
+
+    /// Every message waiting, in order, parking while none does; nil once the subscription has ended.
+    public func nextBatch(isolation actor: isolated (any Actor)? = #isolation) async -> [NATSMessage]? {
+        await mailbox.nextBatch(isolation: actor)
     }
 
     /// Messages dropped because the consumer did not keep up, or because their headers were unreadable.
@@ -36,7 +67,7 @@ public final class NATSSubscription: Sendable {
 
     /// Stops the subscription: the server is told, and `messages` ends.
     public func unsubscribe() {
-        if case .failure = channel.enqueue(.unsubscribe(sid: sid)) { continuation.finish() }
+        if case .failure = channel.enqueue(.unsubscribe(sid: sid)) { end() }
     }
 
     // MARK: - The I/O thread
@@ -50,15 +81,13 @@ public final class NATSSubscription: Sendable {
     }
 
     func deliver(_ message: NATSMessage) -> Delivery {
-        switch continuation.yield(message) {
-        case .enqueued(let remaining):
-            return .delivered(buffered: bufferLimit - remaining)
-        case .dropped:
+        switch push(message) {
+        case .enqueued(let buffered):
+            return .delivered(buffered: buffered)
+        case .droppedOldest, .refused:
             dropped.add(1, ordering: .relaxed)
             return .droppedOldest
-        case .terminated:
-            return .ended
-        @unknown default:
+        case .ended:
             return .ended
         }
     }
@@ -68,6 +97,6 @@ public final class NATSSubscription: Sendable {
     }
 
     func finish() {
-        continuation.finish()
+        end()
     }
 }

@@ -15,19 +15,36 @@ import Testing
 /// responders; then a watch whose consumer lived on the dead node notices within three 1 s heartbeats.
 /// The bound below is 30 s so a loaded machine does not fail the test; the figure is printed.
 @Suite(.serialized) struct BusClusterTests {
+    /// Three nodes routed to each other. Their route ports must be chosen before any node starts, and
+    /// another process (a test's server on a random port) may take one in between: then a node exits
+    /// at start, and the cluster is started again on fresh ports, up to three times.
+    static func startCluster(in directory: URL) async throws -> [NATSServerProcess] {
+        var lastFailure: (any Error)?
+        for attempt in 1...3 {
+            let routePorts = try FreePorts.pick(3)
+            let routes = routePorts.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",")
+            var nodes: [NATSServerProcess] = []
+            do {
+                for (index, port) in routePorts.enumerated() {
+                    nodes.append(try await NATSServerProcess.start(in: directory.appendingPathComponent("try-\(attempt)/node-\(index)"), arguments: [
+                        "--server_name", "node-\(index)", "--cluster_name", "cbtest",
+                        "--cluster", "nats://127.0.0.1:\(port)", "--routes", routes,
+                    ]))
+                }
+                return nodes
+            } catch {
+                lastFailure = error
+                for node in nodes { await node.kill() }
+            }
+        }
+        throw lastFailure ?? FreePorts.Failure(description: "the cluster did not start")
+    }
+
     @Test func quotesKeepFlowingWhenTheLeadersNodeDies() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cb-bus-cluster-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let routePorts = try FreePorts.pick(3)
-        let routes = routePorts.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",")
-        var nodes: [NATSServerProcess] = []
+        let nodes = try await Self.startCluster(in: directory)
         defer { for node in nodes { Task { await node.kill() } } }
-        for (index, port) in routePorts.enumerated() {
-            nodes.append(try await NATSServerProcess.start(in: directory.appendingPathComponent("node-\(index)"), arguments: [
-                "--server_name", "node-\(index)", "--cluster_name", "cbtest",
-                "--cluster", "nats://127.0.0.1:\(port)", "--routes", routes,
-            ]))
-        }
         // The bucket with three replicas can be made once the cluster has elected its meta leader.
         let setup = try await NATSConnection.connect(NATSConnection.Options(servers: [nodes[0].url], requestTimeout: .seconds(2)))
         try await BusLiveRig.eventually("the cluster accepts a bucket with three replicas", within: .seconds(30)) {

@@ -26,9 +26,16 @@ enum BusLiveRig {
     }
 
     static func settings(_ servers: [String], instance: String, role: BusRole = .auto) -> BusSettings {
-        BusSettings(
+        var settings = BusSettings(
             servers: servers, bucket: "bustest", role: role, lease: policy, demandHeartbeat: .milliseconds(300),
             connectTimeout: .seconds(2), holder: "host-\(instance):1", instance: instance)
+        // COMMONBROKER_BUS_TRACE=1, as for the app: each session's decisions on stderr, timed, to read
+        // a failure's course.
+        if ProcessInfo.processInfo.environment["COMMONBROKER_BUS_TRACE"] == "1" {
+            let start = ContinuousClock.now
+            settings.trace = { line in FileHandle.standardError.write(Data("[\(start.duration(to: .now))] \(instance): \(line)\n".utf8)) }
+        }
+        return settings
     }
 
     /// Polls `condition` until it holds, or fails after `timeout` saying what was awaited.

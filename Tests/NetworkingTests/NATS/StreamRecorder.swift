@@ -13,7 +13,7 @@ final class StreamRecorder<Element: Sendable>: Sendable {
     private let storage: Storage
     private let reader: Task<Void, Never>
 
-    init(_ stream: AsyncStream<Element>) {
+    init<Stream: AsyncSequence & Sendable>(_ stream: Stream) where Stream.Element == Element, Stream.Failure == Never {
         let storage = Storage()
         self.storage = storage
         reader = Task {

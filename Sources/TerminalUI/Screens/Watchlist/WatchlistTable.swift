@@ -12,6 +12,9 @@ struct WatchlistTable {
     let palette: Palette
     /// The first row drawn (see `TableViewport`).
     let firstRow: Int
+    /// The US equity market now: while it is closed, the age of a price from its last session says
+    /// "closed", and the row is not marked stale.
+    var market: MarketState? = nil
     /// false: ASCII marks and sparklines (a locale that is not UTF-8).
     var unicode = true
 
@@ -59,7 +62,7 @@ struct WatchlistTable {
                 let consolidated = perSymbol ? cross : nil
                 texts.append(
                     slot, entry, sourceBroker: perSymbol ? source : -1, consolidated: consolidated,
-                    brokers: brokers, sparkline: entryIndex < sparklineCount ? entryIndex : -1, error: error, now: now)
+                    brokers: brokers, sparkline: entryIndex < sparklineCount ? entryIndex : -1, error: error, now: now, market: market)
                 var rowLook = look(of: slot, entry, hasError: error != nil, at: index)
                 if let cross, source >= 0 {
                     if perSymbol {
@@ -166,7 +169,8 @@ struct WatchlistTable {
         /// across `brokers`, the spread is between them, and the disagreement is filled in.
         mutating func append(
             _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, sourceBroker: Int,
-            consolidated: CrossBrokerQuote?, brokers: [ServiceBranding], sparkline: Int, error: String?, now: Date
+            consolidated: CrossBrokerQuote?, brokers: [ServiceBranding], sparkline: Int, error: String?, now: Date,
+            market: MarketState?
         ) {
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: slot.pointee.key.symbol, to: &scalars)
@@ -178,17 +182,20 @@ struct WatchlistTable {
             if let consolidated {
                 bidGlyphs.append(consolidated.bestBid.map { brandGlyphs[brandIndex(ofBroker: $0.source, in: brokers)] } ?? 0)
                 askGlyphs.append(consolidated.bestAsk.map { brandGlyphs[brandIndex(ofBroker: $0.source, in: brokers)] } ?? 0)
-                appendNumbers(row, bid: consolidated.bestBid?.price, ask: consolidated.bestAsk?.price, consolidated: consolidated, now: now)
+                appendNumbers(
+                    slot, row, bid: consolidated.bestBid?.price, ask: consolidated.bestAsk?.price, consolidated: consolidated, now: now,
+                    market: market)
             } else {
                 bidGlyphs.append(0)
                 askGlyphs.append(0)
-                appendNumbers(row, bid: row.pointee.quote?.bid, ask: row.pointee.quote?.ask, consolidated: nil, now: now)
+                appendNumbers(slot, row, bid: row.pointee.quote?.bid, ask: row.pointee.quote?.ask, consolidated: nil, now: now, market: market)
             }
             errors.append(error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
         }
 
         private mutating func appendNumbers(
-            _ row: UnsafePointer<QuoteEntry>, bid: ExactDecimal?, ask: ExactDecimal?, consolidated: CrossBrokerQuote?, now: Date
+            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, bid: ExactDecimal?, ask: ExactDecimal?,
+            consolidated: CrossBrokerQuote?, now: Date, market: MarketState?
         ) {
             // Field by field: a copy of the quote goes through Optional's generic value witnesses.
             if let last = row.pointee.quote?.last, let timestamp = row.pointee.quote?.timestamp {
@@ -199,7 +206,7 @@ struct WatchlistTable {
                 numbers.append(bid.map(QuoteFormatting.priceNumber))
                 numbers.append(ask.map(QuoteFormatting.priceNumber))
                 numbers.append((row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
-                numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now))
+                numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now, symbol: slot.pointee.key.symbol, market: market))
                 if let bid, let ask, let spread = try? ask.subtracting(bid) {
                     numbers.append(FormattedNumber(spread, decimals: decimals))
                 } else {
@@ -283,7 +290,7 @@ struct WatchlistTable {
             change: trend,
             changePercent: trend,
             error: hasError ? palette.rowError(transient: isReconnecting(slot.pointee.branding.id)) : .plain,
-            isStale: isStale(since: row.pointee.receivedAt),
+            isStale: isStale(since: row.pointee.receivedAt) && !isClosingPrice(slot, row),
             isSelected: index == state.selectedIndex)
     }
 
@@ -541,6 +548,12 @@ struct WatchlistTable {
     private func isStale(since receivedAt: Date?) -> Bool {
         guard let receivedAt else { return false }
         return now.timeIntervalSince(receivedAt) > state.staleAfter
+    }
+
+    /// A price from the last session while the market is closed: its last word, not a late one.
+    private func isClosingPrice(_ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>) -> Bool {
+        guard let market, let timestamp = row.pointee.quote?.timestamp else { return false }
+        return market.isClosingPrice(of: slot.pointee.key.symbol, at: timestamp)
     }
 
     private func isReconnecting(_ brandID: String) -> Bool {
