@@ -140,6 +140,17 @@ import Testing
         #expect(cross.disagreementBasisPoints != nil)
     }
 
+    /// While the market is closed a closing price is the session's last word: live however old, so it is
+    /// neither flagged nor left out.
+    @Test func aClosingPriceIsNotStale() {
+        var closing = Self.seen("100.00", bid: "99.99", age: 3 * 86_400)
+        closing.isClosingPrice = true
+        let cross = Self.consolidate([closing, Self.seen("100.02", bid: "99.98")])
+        #expect(cross.staleWhileOthersLive.isEmpty)
+        #expect(cross.live == CrossBrokerQuote.SourceSet([0, 1]))
+        #expect(cross.bestBid?.source == 0)
+    }
+
     @Test func noObservationsGiveNothing() {
         let cross = Self.consolidate([])
         #expect(cross.bestBid == nil && cross.bestAsk == nil && cross.last == nil && cross.disagreementBasisPoints == nil)

@@ -20,13 +20,20 @@ public struct CrossBrokerQuote: Sendable, Hashable {
         public var madeAt: Date?
         /// When it arrived (local clock): a quote older than `staleAfter` is stale.
         public var receivedAt: Date?
+        /// A closing price while the market is closed (`MarketState.isClosingPrice`): the session's last
+        /// word, live however old, as the table does not mark it stale either.
+        public var isClosingPrice: Bool
 
-        public init(last: ExactDecimal? = nil, bid: ExactDecimal? = nil, ask: ExactDecimal? = nil, madeAt: Date? = nil, receivedAt: Date? = nil) {
+        public init(
+            last: ExactDecimal? = nil, bid: ExactDecimal? = nil, ask: ExactDecimal? = nil, madeAt: Date? = nil, receivedAt: Date? = nil,
+            isClosingPrice: Bool = false
+        ) {
             self.last = last
             self.bid = bid
             self.ask = ask
             self.madeAt = madeAt
             self.receivedAt = receivedAt
+            self.isClosingPrice = isClosingPrice
         }
 
         public init(_ quote: CommonQuote?, receivedAt: Date?) {
@@ -144,7 +151,7 @@ public struct CrossBrokerQuote: Sendable, Hashable {
                 seen.initializeElement(at: index, to: next)
                 guard next.last != nil else { continue }
                 priced.insert(index)
-                if let receivedAt = next.receivedAt, now.timeIntervalSince(receivedAt) > staleAfter { continue }
+                if !next.isClosingPrice, let receivedAt = next.receivedAt, now.timeIntervalSince(receivedAt) > staleAfter { continue }
                 live.insert(index)
             }
             let counted = live.isEmpty ? priced : live

@@ -105,8 +105,11 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
         slots.withUnsafeBufferPointer { slots in entries.withUnsafeBufferPointer { entries in body(slots, entries) } }
     }
 
-    /// The cross-broker figures of `group` (`Slot.group`), its entries read in place.
-    public func crossBroker(group: Int, now: Date, staleAfter: TimeInterval, outlierBasisPoints: ExactDecimal) -> CrossBrokerQuote {
+    /// The cross-broker figures of `group` (`Slot.group`), its entries read in place. With `market`, a
+    /// closing price while the market is closed counts as live.
+    public func crossBroker(
+        group: Int, now: Date, staleAfter: TimeInterval, outlierBasisPoints: ExactDecimal, market: MarketState? = nil
+    ) -> CrossBrokerQuote {
         guard group >= 0, group < groups.count else {
             return CrossBrokerQuote([], now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints)
         }
@@ -116,9 +119,12 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
                 guard index >= 0 else { return CrossBrokerQuote.Observation() }
                 let entry = entries.baseAddress! + index
                 guard let last = entry.pointee.quote?.last else { return CrossBrokerQuote.Observation() }
+                let madeAt = entry.pointee.quote?.timestamp
+                var closing = false
+                if let market, let madeAt, let symbol = entry.pointee.quote?.symbol { closing = market.isClosingPrice(of: symbol, at: madeAt) }
                 return CrossBrokerQuote.Observation(
                     last: last, bid: entry.pointee.quote?.bid, ask: entry.pointee.quote?.ask,
-                    madeAt: entry.pointee.quote?.timestamp, receivedAt: entry.pointee.receivedAt)
+                    madeAt: madeAt, receivedAt: entry.pointee.receivedAt, isClosingPrice: closing)
             }
         }
     }

@@ -46,7 +46,8 @@ struct WatchlistTable {
                 if compares, slot.pointee.group != crossGroup {
                     crossGroup = slot.pointee.group
                     cross = crossGroup < 0 ? nil : state.rows.crossBroker(
-                        group: crossGroup, now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints)
+                        group: crossGroup, now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints,
+                        market: market)
                 }
                 // The per-symbol row reads the freshest source's entry; the per-broker row its own.
                 var source = -1
