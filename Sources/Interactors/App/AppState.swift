@@ -716,11 +716,11 @@ public struct AppState: Sendable {
         var group: [Int] = []
         for (index, symbol) in symbols.enumerated() {
             group.removeAll(keepingCapacity: true)
-            for broker in brokers {
+            for (brokerIndex, broker) in brokers.enumerated() {
                 let key = QuoteKey(brandID: broker.id, symbol: symbol)
                 group.append(quotes.place(for: key))
                 if rowMode == .perBroker {
-                    built.append(WatchlistRows.Slot(key: key, branding: broker, entry: group[group.count - 1], group: index))
+                    built.append(WatchlistRows.Slot(key: key, branding: broker, entry: group[group.count - 1], group: index, broker: brokerIndex))
                 }
             }
             groups.append(group)

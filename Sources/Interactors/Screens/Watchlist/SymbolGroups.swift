@@ -7,18 +7,19 @@ import Domain
 public struct SymbolGroups: Sendable {
     public private(set) var brokers: [ServiceBranding]
     private var entries: [Int]
+    /// Kept rather than divided out: the table asks for every row.
+    public private(set) var count = 0
 
     public init(brokers: [ServiceBranding] = []) {
         self.brokers = brokers
         self.entries = []
     }
 
-    public var count: Int { brokers.isEmpty ? 0 : entries.count / brokers.count }
-
     /// Adds a group: one entry per broker, in broker order.
     public mutating func append(_ group: some Collection<Int>) {
         precondition(group.count == brokers.count, "a group has one entry per broker")
         entries.append(contentsOf: group)
+        count += brokers.isEmpty ? 0 : 1
     }
 
     /// The entry of the broker at `broker` in `group`, -1 when it has none.

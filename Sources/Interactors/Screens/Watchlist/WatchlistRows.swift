@@ -15,12 +15,15 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
         public let entry: Int
         /// The row's symbol in `groups` (-1: none), for the cross-broker figures.
         public let group: Int
+        /// The row's broker in `groups.brokers` (-1: none, or the per-symbol view's row).
+        public let broker: Int
 
-        public init(key: QuoteKey, branding: ServiceBranding, entry: Int, group: Int = -1) {
+        public init(key: QuoteKey, branding: ServiceBranding, entry: Int, group: Int = -1, broker: Int = -1) {
             self.key = key
             self.branding = branding
             self.entry = entry
             self.group = group
+            self.broker = broker
         }
     }
 
@@ -74,7 +77,11 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
         for group in symbols.indices {
             groups.append(flat[(group * brokers.count)..<((group + 1) * brokers.count)])
         }
-        var slots = rows.indices.map { Slot(key: rows[$0].key, branding: rows[$0].branding, entry: $0, group: groupOfSymbol[rows[$0].key.symbol]!) }
+        var slots = rows.indices.map { index in
+            Slot(
+                key: rows[index].key, branding: rows[index].branding, entry: index, group: groupOfSymbol[rows[index].key.symbol]!,
+                broker: brokers.firstIndex { $0.id == rows[index].branding.id }!)
+        }
         if mode == .perSymbol {
             var seen = Set<Int>()
             slots = slots.filter { seen.insert($0.group).inserted }

@@ -36,7 +36,9 @@ struct WatchlistTable {
         // each other.
         let compares = perSymbol || brokers.count > 1
         let sparklineCount = state.columns.contains(.sparkline) ? state.rows.sparklines.count : 0
-        var cross: CrossBrokerQuote?
+        // Held in place (not an optional, which each read would copy whole), valid while `hasCross`.
+        var cross = CrossBrokerQuote([], now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints)
+        var hasCross = false
         var crossGroup = -1
         // Rows are read in place, slot and store entry through pointers: a copy of each costs a dozen
         // reference counts, and a 1,000-row frame reads 1,000 of them.
@@ -45,27 +47,31 @@ struct WatchlistTable {
                 let slot = slots.baseAddress! + index
                 if compares, slot.pointee.group != crossGroup {
                     crossGroup = slot.pointee.group
-                    cross = crossGroup < 0 ? nil : state.rows.crossBroker(
-                        group: crossGroup, now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints,
-                        market: market)
+                    hasCross = crossGroup >= 0
+                    if hasCross {
+                        cross = state.rows.crossBroker(
+                            group: crossGroup, now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints,
+                            market: market)
+                    }
                 }
                 // The per-symbol row reads the freshest source's entry; the per-broker row its own.
                 var source = -1
                 if perSymbol {
-                    source = cross?.last?.source ?? -1
-                } else if cross != nil {
-                    source = brokers.indices.first { state.rows.entryIndex(group: crossGroup, broker: $0) == slot.pointee.entry } ?? -1
+                    source = hasCross ? cross.last?.source ?? -1 : -1
+                } else if hasCross {
+                    source = slot.pointee.broker >= 0 ? slot.pointee.broker
+                        : brokers.indices.first { state.rows.entryIndex(group: crossGroup, broker: $0) == slot.pointee.entry } ?? -1
                 }
                 let entryIndex = perSymbol && source >= 0 ? state.rows.entryIndex(group: crossGroup, broker: source) : slot.pointee.entry
                 let entry = entries.baseAddress! + entryIndex
                 let brokerID = perSymbol && source >= 0 ? brokers[source].id : slot.pointee.key.brandID
                 let error = entry.pointee.quote?.timestamp == nil ? state.rows.error(of: entry.pointee, brokerID: brokerID) : nil
-                let consolidated = perSymbol ? cross : nil
+                let consolidated = perSymbol && hasCross ? cross : nil
                 texts.append(
                     slot, entry, sourceBroker: perSymbol ? source : -1, consolidated: consolidated,
                     brokers: brokers, sparkline: entryIndex < sparklineCount ? entryIndex : -1, error: error, now: now, market: market)
                 var rowLook = look(of: slot, entry, hasError: error != nil, at: index)
-                if let cross, source >= 0 {
+                if hasCross, source >= 0 {
                     if perSymbol {
                         rowLook.brand = CellCode.bits(palette.brand(brokers[source].color))
                         if let bid = cross.bestBid { rowLook.bidBrand = CellCode.bits(palette.brand(brokers[bid.source].color)) }
@@ -161,6 +167,8 @@ struct WatchlistTable {
             glyphs.reserveCapacity(capacity)
             errors.reserveCapacity(capacity)
             sparklines.reserveCapacity(capacity)
+            bidGlyphs.reserveCapacity(capacity)
+            askGlyphs.reserveCapacity(capacity)
         }
 
         var count: Int { errors.count }
