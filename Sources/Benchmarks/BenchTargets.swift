@@ -50,6 +50,13 @@ enum BenchTargets {
         checks.append(TargetCheck(
             name: "1,000-row frame", target: "compose + diff ≤ 1 ms", measured: frame.map { Format.milliseconds($0) } ?? "—",
             passed: frame.map { $0 <= 1 }))
+        // Issue 17: sparklines on every row, and the cross-broker view's 1,000 symbol rows.
+        for (label, key) in [("sparklines", "sparklines"), ("per symbol", "perSymbol")] {
+            let frame = figures.median("render.1000rows.\(key).frameMilliseconds")
+            checks.append(TargetCheck(
+                name: "1,000-row frame, \(label)", target: "compose + diff ≤ 1 ms", measured: frame.map { Format.milliseconds($0) } ?? "—",
+                passed: frame.map { $0 <= 1 }))
+        }
         for size in ["120x40", "1000rows"] {
             // The real output path when it could be measured (ncurses in a pty), else the ANSI writer.
             let share = figures.median("render.\(size).curses.oneRowChangePercentOfRepaint")

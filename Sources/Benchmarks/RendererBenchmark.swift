@@ -61,6 +61,28 @@ struct RendererBenchmark: Sendable {
                 figures.add("\(name).oneRowChangeRuns", Double(change.count))
             }
         }
+        // Issue 17: the same 1,000-row frame with a sparkline on every row, and 1,000 symbol rows of the
+        // cross-broker view (3,000 quotes consolidated, best bid and ask, disagreement, sparklines).
+        let scenarios = [
+            ("sparklines", Self.state(sparklines: true)),
+            ("perSymbol", Self.state(entries: Self.rowCount * Self.brokers.count, sparklines: true, mode: .perSymbol)),
+        ]
+        for (label, before) in scenarios {
+            let after = Self.stateWithOneRowChanged(before, index: 2)
+            let shown = WatchlistScreen.render(after, size: Self.tall, now: Self.now, options: Self.options)
+            if !shown.lines[1].contains("trend") { log("render 1000rows \(label): no sparkline column at \(Self.tall.columns) columns") }
+            for run in 1...runs {
+                log("render 1000rows \(label), run \(run)")
+                let compose = medianTime { _ = WatchlistScreen.render(after, size: Self.tall, now: Self.now, options: Self.options) }
+                let old = WatchlistScreen.render(before, size: Self.tall, now: Self.now, options: Self.options)
+                let new = WatchlistScreen.render(after, size: Self.tall, now: Self.now, options: Self.options)
+                let diff = medianTime { _ = FrameDiff.runs(from: old, to: new) }
+                let name = "render.1000rows.\(label)"
+                figures.add("\(name).composeMilliseconds", compose * 1e3)
+                figures.add("\(name).diffMilliseconds", diff * 1e3)
+                figures.add("\(name).frameMilliseconds", (compose + diff) * 1e3)
+            }
+        }
         // The detail view: three brokers, each with a full 30 minutes of history in its chart.
         let detailBefore = Self.detailState(tick: 0)
         let detailAfter = Self.detailState(tick: 1)
@@ -128,10 +150,13 @@ struct RendererBenchmark: Sendable {
         ServiceBranding(id: "demo-gamma", name: "Gamma Flaky", glyph: "γ", color: .yellow),
     ]
 
-    static func state() -> WatchlistViewState {
+    /// `entries` quotes, three brokers a symbol; `sparklines`: ten minutes of prices on every row, a
+    /// point every 20 s (every bucket of the sparkline filled); `mode`: one row per quote or per symbol.
+    static func state(entries: Int = rowCount, sparklines: Bool = false, mode: WatchlistRowMode = .perBroker) -> WatchlistViewState {
         var rows: [(key: QuoteKey, branding: ServiceBranding, entry: QuoteEntry?)] = []
+        var series: [SparklineSeries] = []
         var index = 0
-        while rows.count < rowCount {
+        while rows.count < entries {
             let symbol = "T\(String(format: "%03d", index / brokers.count))"
             let branding = brokers[index % brokers.count]
             let close = ExactDecimal(50 + index % 400)
@@ -141,10 +166,17 @@ struct RendererBenchmark: Sendable {
                 symbol: symbol, last: last, timestamp: now.addingTimeInterval(-Double(index % 20)),
                 bid: last - cents(1), ask: last + cents(1), previousClose: close, volume: Int64(1_000 + index * 7_919))
             rows.append((QuoteKey(brandID: branding.id, symbol: symbol), branding, QuoteEntry(quote: quote, receivedAt: quote.timestamp)))
+            if sparklines {
+                var prices = SparklineSeries(window: 600)
+                for step in 0..<30 {
+                    prices.record(last + cents(Int64((step * 7 + index) % 11) - 5), at: now.addingTimeInterval(Double(step - 29) * 20))
+                }
+                series.append(prices)
+            }
             index += 1
         }
         return WatchlistViewState(
-            rows: WatchlistRows(rows), selectedIndex: 0, sort: .symbol, front: .watchlist,
+            rows: WatchlistRows(rows, sparklines: series, mode: mode), selectedIndex: 0, sort: .symbol, front: .watchlist,
             brokers: brokers.map { BrokerStatus(branding: $0, state: .live) }, isDemo: true,
             message: StatusMessage(.info, "Benchmark", at: now), staleAfter: 30, highlightFor: 1)
     }

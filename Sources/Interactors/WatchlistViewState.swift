@@ -170,6 +170,16 @@ public struct WatchlistViewState: Sendable {
     public var keys: KeyBindings = .standard
     /// The shown list's `/` filter; nil shows every row.
     public var filter: String?
+    /// One row per (symbol, broker), or one per symbol across brokers.
+    public var rowMode: WatchlistRowMode = .perBroker
+    /// The sort's order is reversed (`r`): the heading's mark points the other way.
+    public var sortReversed = false
+    /// The table's columns in order (the config's `columns`).
+    public var columns: [WatchlistColumn] = WatchlistColumn.defaultOrder
+    /// A broker's last this far from the median of the others' flags its row.
+    public var outlierBasisPoints: ExactDecimal = 50
+    /// The sparkline column's window.
+    public var sparklineMinutes = 10
 
     public init(
         rows: WatchlistRows = WatchlistRows(), selectedIndex: Int? = nil, sort: SortOrder = .symbol,

@@ -12,8 +12,15 @@ public struct QuoteStore: Sendable {
     private var places: [QuoteKey: Int] = [:]
     /// Apart from `latest`, so that a snapshot of `latest` never shares (and forces a copy of) 29 KB arrays.
     private var histories: [QuoteKey: PriceHistory] = [:]
+    /// Each entry's sparkline digest (`SparklineSeries`), at the same index as in `latest`: the table reads
+    /// one per row on every frame, so it is indexed like the entries rather than hashed like the histories.
+    public private(set) var sparklines: [SparklineSeries] = []
+    /// The sparklines' window (the config's `sparklineMinutes`).
+    public let sparklineWindow: TimeInterval
 
-    public init() {}
+    public init(sparklineWindow: TimeInterval = 10 * 60) {
+        self.sparklineWindow = sparklineWindow
+    }
 
     /// Applies a feed batch. A key with both a failure and a quote in one batch ends with the quote:
     /// the batch is conflated, so order is lost, and a price that arrived is worth more than a stale error.
@@ -33,8 +40,10 @@ public struct QuoteStore: Sendable {
         // In place: the entry holds the price history, which a copy would duplicate on every quote.
         switch result {
         case .success(let quote):
-            Self.record(quote, receivedAt: receivedAt, into: &latest[place(for: key)])
+            let index = place(for: key)
+            Self.record(quote, receivedAt: receivedAt, into: &latest[index])
             histories[key, default: PriceHistory()].record(quote.last, at: receivedAt)
+            sparklines[index].record(quote.last, at: receivedAt)
         case .failure(let error):
             latest[place(for: key)].error = error
         }
@@ -65,6 +74,7 @@ public struct QuoteStore: Sendable {
     public mutating func place(for key: QuoteKey) -> Int {
         if let index = places[key] { return index }
         latest.append(QuoteEntry())
+        sparklines.append(SparklineSeries(window: sparklineWindow))
         places[key] = latest.count - 1
         return latest.count - 1
     }
@@ -81,12 +91,14 @@ public struct QuoteStore: Sendable {
     /// Forgets every entry whose symbol is not in `symbols`; the indexes of the rest change.
     public mutating func keepOnly(_ symbols: Set<String>) {
         var kept: [QuoteEntry] = []
+        var keptSparklines: [SparklineSeries] = []
         var keptPlaces: [QuoteKey: Int] = [:]
         for (key, index) in places where symbols.contains(key.symbol) {
             keptPlaces[key] = kept.count
             kept.append(latest[index])
+            keptSparklines.append(sparklines[index])
         }
-        (latest, places) = (kept, keptPlaces)
+        (latest, sparklines, places) = (kept, keptSparklines, keptPlaces)
         histories = histories.filter { symbols.contains($0.key.symbol) }
     }
 

@@ -13,9 +13,9 @@ struct HelpOverlay {
         (["add"], [], "add symbols"),
         (["remove", "undo"], [], "remove the selected row / undo the last remove"),
         (["moveDown", "moveUp"], [], "move the selection"),
-        (["pageUp", "pageDown"], [], "page up / down"),
-        (["top", "bottom"], [], "first / last row"),
-        (["sort"], [], "sort by " + SortOrder.allCases.map(\.label).joined(separator: ", ")),
+        (["pageUp", "pageDown", "top", "bottom"], [], "page up / down, first / last row"),
+        (["sort", "reverseSort"], [], "sort by " + SortOrder.allCases.map(\.label).joined(separator: ", ") + " / reverse"),
+        (["crossBroker"], [], "a row per symbol across brokers, or per broker"),
         (["filter", "theme"], [], "filter rows (Esc clears) / next theme"),
         (["detail"], [], "the symbol across every broker, with a chart"),
         (["nextList", "previousList"], [], "next / previous list"),
@@ -50,8 +50,8 @@ struct HelpOverlay {
 
     /// What the screen shows besides keys.
     private static let marks: [(keys: String, meaning: String)] = [
-        // One line for both marks: the help must fit a 100x30 terminal whole.
-        ("~  !  margin", "~ stale (dimmed) · ! an alert fired, until L"),
+        // One line for the marks: the help must fit a 100x30 terminal whole.
+        ("~  !  *", "~ stale · ! alert fired, or broker off the others · * best"),
     ]
 
     private static let promptEntries: [(keys: String, meaning: String)] = [

@@ -135,6 +135,9 @@ struct Palette: Sendable {
     var overlayTitle: Style { Style(bold: true) }
     /// The best bid or ask across brokers, in the detail view.
     var best: Style { pick(Style(foreground: role(.best), bold: true), Style(bold: true, underline: true)) }
+    /// A per-broker row whose broker looks wrong (an outlier price, or stale while others are live): its
+    /// margin mark and its last price.
+    var flagged: Style { pick(Style(foreground: .magenta, bold: true), Style(bold: true)) }
     var selectedList: Style { Style(bold: true, reverse: true) }
     var selectedListKey: Style { Style(bold: true, reverse: true) }
     var activeTab: Style { pick(Style(foreground: role(.badgeText), background: role(.activeTab), bold: true), Style(bold: true, reverse: true)) }

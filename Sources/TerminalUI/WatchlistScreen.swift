@@ -79,7 +79,7 @@ public enum WatchlistScreen {
         let panelHeight = state.accounts.map { AccountsPanelView.height(of: $0, available: statusRow - 2) } ?? 0
         let tableRows = 2..<(statusRow - panelHeight)
         let first = viewport.scroll(toShow: state.selectedIndex, rowCount: state.rows.count, height: tableRows.count)
-        let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first, market: market)
+        let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first, market: market, unicode: options.unicode)
             .draw(into: &buffer, headingRow: 1, rows: tableRows)
         let tabs = HeaderBar(state: state, now: now, options: options, palette: palette, position: position, market: market).draw(into: &buffer, row: 0)
         if state.front == .watchlist {

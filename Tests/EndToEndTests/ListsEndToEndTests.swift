@@ -8,7 +8,8 @@ import Testing
     var binary: String { CommonBrokerBinary.path }
 
     func rows(of symbol: String, in screen: String) -> Int {
-        screen.split(separator: "\n").filter { $0.hasPrefix(" \(symbol) ") || $0.hasPrefix("~\(symbol) ") }.count
+        // Stale rows are marked `~`, or `!` while another broker's quote is live.
+        screen.split(separator: "\n").filter { $0.hasPrefix(" \(symbol) ") || $0.hasPrefix("~\(symbol) ") || $0.hasPrefix("!\(symbol) ") }.count
     }
 
     @Test func aSecondListIsMadeFilledSwitchedAndKeptAcrossARestart() async throws {

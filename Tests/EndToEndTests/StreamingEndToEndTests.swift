@@ -84,11 +84,15 @@ import Testing
         }
         #expect(streaming != nil, "expected stream prices from all four brokers:\n\(session.lastScreen)")
 
-        // Alpaca's server goes away: its footer entry says reconnecting and its rows go stale (~).
+        // Alpaca's server goes away: its footer entry says reconnecting and its rows go stale, marked `!`
+        // (stale while the other brokers are live; `~` where nobody is).
         await servers["alpaca"]!.stop()
         let down = try await session.waitForScreen { screen in
             Self.footerSays("alpaca", "reconnecting", in: screen)
-                && ["AAPL", "MSFT"].allSatisfy { Self.row($0, "alpaca", in: screen)?.hasPrefix("|~") == true || Self.row($0, "alpaca", in: screen)?.hasPrefix("~") == true }
+                && ["AAPL", "MSFT"].allSatisfy { symbol in
+                    let row = Self.row(symbol, "alpaca", in: screen)
+                    return ["|~", "~", "|!", "!"].contains { row?.hasPrefix($0) == true }
+                }
         }
         #expect(down != nil, "expected Alpaca reconnecting with stale marks:\n\(session.lastScreen)")
         // The other brokers are unaffected.

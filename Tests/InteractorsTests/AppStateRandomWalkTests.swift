@@ -84,7 +84,8 @@ import Testing
             let state = driver.state
             let ids = state.rows.map(\.id)
             #expect(Set(ids).count == ids.count, "duplicate rows at step \(step)")
-            #expect(state.rows.count == state.symbols.count * state.brokers.count, "rows at step \(step)")
+            // `c` (here and in the trading screens' keys) turns the rows into one per symbol.
+            #expect(state.rows.count == state.symbols.count * (state.rowMode == .perBroker ? state.brokers.count : 1), "rows at step \(step)")
             #expect(state.rows.isEmpty ? state.selectedIndex == 0 : state.rows.indices.contains(state.selectedIndex), "selection at step \(step)")
             var wanted = Set(state.symbols).union(state.portfolio.symbols)
             if case .ticket(let ticket) = state.front { wanted.insert(ticket.symbol) }

@@ -11,7 +11,7 @@ import Testing
         keys += (32...126).map { .character(Character(Unicode.Scalar(UInt8($0)))) }
         keys += "abcdefghijklmnopqrstuvwxyz".map { .control($0) }
         let bound = keys.filter { KeyBindings.standard.action(for: $0) != nil }
-        #expect(bound.count == 42)
+        #expect(bound.count == 44)
         #expect(KeyBindings.standard.action(for: .character("/")) == .beginFilter)
         #expect(KeyBindings.standard.action(for: .character("T")) == .cycleTheme)
         #expect(KeyBindings.standard.action(for: .character("5")) == .showList(4))

@@ -64,10 +64,11 @@ import TerminalUI
         #expect(age(6) == "closed")  // ^GSPC, Friday 15:59
         // A closing price is not late: no stale mark. A crypto pair's day-old price and Thursday's are.
         #expect(lines[2].hasPrefix(" AAPL") && lines[3].hasPrefix(" AAPL") && lines[8].hasPrefix(" ^GSPC"))
-        #expect(lines[6].hasPrefix("~BTC/USD") && lines[7].hasPrefix("~MSFT"))
+        // BTC/USD at beta is stale while alpha's is live, so it is flagged `!` (issue 17); MSFT has no other.
+        #expect(lines[6].hasPrefix("!BTC/USD") && lines[7].hasPrefix("~MSFT"))
         let withoutMarket = F.render(state(), columns: 120, rows: 20).lines
         #expect(withoutMarket[2].split(separator: " ").last == "1d")
-        #expect(withoutMarket[2].hasPrefix("~AAPL"))
+        #expect(withoutMarket[2].hasPrefix("!AAPL"), "without a market, Friday's price is stale while gamma's is live")
     }
 
     /// Each phase's words, at a time in it (New York time in the comments), on a wide and a narrow screen.

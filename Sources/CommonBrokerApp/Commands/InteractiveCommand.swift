@@ -71,7 +71,10 @@ enum InteractiveCommand {
                     alertBell: app.config.alerts.bell,
                     alertDesktop: app.config.alerts.desktop && notifier != nil,
                     keys: app.config.keys,
-                    theme: app.config.theme.name
+                    theme: app.config.theme.name,
+                    columns: app.config.columns,
+                    outlierBasisPoints: app.config.crossBroker.outlierBasisPoints,
+                    sparklineMinutes: app.config.sparklineMinutes
                 ),
                 initialMessages: app.notes + desk.notes,
                 terminalSize: session.size

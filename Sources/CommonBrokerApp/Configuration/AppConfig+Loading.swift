@@ -3,7 +3,7 @@ import Foundation
 
 extension AppConfig {
     /// The keys allowed at the top level of the file, in documentation order.
-    public static let topLevelKeys = ["symbols", "staleAfterSeconds", "highlightMilliseconds", "color", "theme", "colors", "keys", "mouse", "tls", "brokers", "trading", "paper", "bus", "alerts"]
+    public static let topLevelKeys = ["symbols", "staleAfterSeconds", "highlightMilliseconds", "color", "theme", "colors", "keys", "mouse", "tls", "brokers", "trading", "paper", "bus", "alerts", "columns", "sparklineMinutes", "crossBroker"]
 
     /// Parses and validates a config file's text. `path` is used in messages only. Keys absent from
     /// the text keep their defaults; keys starting with `//` are comments.
@@ -62,6 +62,11 @@ extension AppConfig {
         if let value = object["paper"] { paper = try Paper(from: value, at: object.path("paper"), reader: reader) }
         if let value = object["bus"], !value.isNull { bus = try Bus(from: value, at: object.path("bus"), reader: reader) }
         if let value = object["alerts"] { alerts = try Alerts(from: value, at: object.path("alerts"), reader: reader) }
+        if let value = object["columns"] { columns = try Self.columns(value, at: object.path("columns"), reader: reader) }
+        if let value = object["sparklineMinutes"] {
+            sparklineMinutes = try reader.integer(value, at: object.path("sparklineMinutes"), in: Self.sparklineMinutesRange)
+        }
+        if let value = object["crossBroker"] { crossBroker = try CrossBroker(from: value, at: object.path("crossBroker"), reader: reader) }
     }
 
     /// Symbols are normalized (upper-cased) and must be unique, so the watchlist seed has no duplicate rows.

@@ -26,6 +26,12 @@ public struct AppConfig: Sendable, Equatable {
     public var bus: Bus?
     /// Bell and desktop notification when a price alert fires (`AppConfig+Alerts`).
     public var alerts = Alerts()
+    /// The watchlist's columns in order (`columns`).
+    public var columns = WatchlistColumn.defaultOrder
+    /// The sparkline column's window in minutes (`sparklineMinutes`).
+    public var sparklineMinutes = 10
+    /// How brokers quoting the same symbol are compared (`crossBroker`).
+    public var crossBroker = CrossBroker()
 
     public static let staleAfterSecondsRange = 1...86_400
     public static let highlightMillisecondsRange = 0...10_000

@@ -60,6 +60,14 @@ public struct AppState: Sendable {
     public internal(set) var theme: ThemeName
     /// Each list's `/` filter, by list name; a list without one shows every row.
     public internal(set) var filters: [String: String] = [:]
+    /// The time of the last event, for the cross-broker figures that order the per-symbol rows.
+    var viewTimeForRows: Date { viewTime }
+    /// One row per (symbol, broker), or one per symbol across brokers (`c`).
+    public internal(set) var rowMode: WatchlistRowMode = .perBroker
+    /// `r`: the sort's order reversed (a new sort starts unreversed).
+    public internal(set) var sortReversed = false
+    /// Each symbol's entries across brokers, rebuilt with `slots`.
+    public private(set) var groups = SymbolGroups()
 
     /// What does not change while the app runs.
     public struct Settings: Sendable {
@@ -86,15 +94,27 @@ public struct AppState: Sendable {
         public var keys: KeyBindings
         /// The theme at start (the config's `theme`).
         public var theme: ThemeName
+        /// The table's columns in order (the config's `columns`).
+        public var columns: [WatchlistColumn]
+        /// How far a broker's last may be from the median of the others' before its row is flagged
+        /// (the config's `crossBroker.outlierBasisPoints`).
+        public var outlierBasisPoints: ExactDecimal
+        /// The sparkline's window, in minutes (the config's `sparklineMinutes`).
+        public var sparklineMinutes: Int
 
         public init(
             isDemo: Bool, isSaved: Bool = true, securityWarning: String? = nil, staleAfter: TimeInterval = 30,
             highlightFor: TimeInterval = 1, accountBrokers: [ServiceBranding] = [], tradingBrokers: [TradingBroker] = [],
             holdingsSources: [ServiceBranding] = [], portfolioRefresh: TimeInterval = 5,
             alertBell: Bool = true, alertDesktop: Bool = false, keys: KeyBindings = .standard, theme: ThemeName = .dark
+        ,
+            columns: [WatchlistColumn] = WatchlistColumn.defaultOrder, outlierBasisPoints: ExactDecimal = 50, sparklineMinutes: Int = 10
         ) {
             self.alertBell = alertBell
             self.alertDesktop = alertDesktop
+            self.columns = columns
+            self.outlierBasisPoints = outlierBasisPoints
+            self.sparklineMinutes = sparklineMinutes
             self.isDemo = isDemo
             self.isSaved = isSaved
             self.securityWarning = securityWarning
@@ -137,6 +157,7 @@ public struct AppState: Sendable {
         self.statuses = BrokerStatusStore(brokers: brokers)
         self.portfolio = PortfolioStore(brokers: settings.tradingBrokers.map(\.branding) + settings.holdingsSources)
         self.terminalSize = terminalSize
+        self.quotes = QuoteStore(sparklineWindow: TimeInterval(settings.sparklineMinutes * 60))
         show(initialMessages)
         rebuildRows()
     }
@@ -329,8 +350,15 @@ public struct AppState: Sendable {
         case .moveToBottom: moveSelection(by: slots.count)
         case .cycleSort:
             sort = sort.next
+            sortReversed = false
             rebuildRows()
             say(.info, "Sorted by \(sort.label)", at: now)
+        case .reverseSort:
+            sortReversed.toggle()
+            rebuildRows()
+            say(.info, "Sorted by \(sort.label)\(sortReversed ? ", reversed" : "")", at: now)
+        case .toggleCrossBroker:
+            toggleRowMode(at: now)
         case .toggleHelp:
             front = .help
         case .toggleMessageLog:
@@ -383,7 +411,7 @@ public struct AppState: Sendable {
                 say(.info, "Add a symbol first: \(keyLabel("add")) adds one, then \(keyLabel("buy")) or \(keyLabel("sell")) opens a ticket on its row", at: now)
                 return []
             }
-            openTicket(symbol: row.key.symbol, side: side, brokerID: row.key.brandID, quantity: "", at: now)
+            openTicket(symbol: row.key.symbol, side: side, brokerID: ticketBrokerID(for: row, side: side), quantity: "", at: now)
         case .setAlert:
             openAlertDialog(at: now)
         case .openAlertLog:
@@ -668,7 +696,7 @@ public struct AppState: Sendable {
     // MARK: - Selection
 
     /// Selects the first row of `symbol` (after adding it, the user sees where it went).
-    private mutating func select(symbol: String) {
+    mutating func select(symbol: String) {
         guard let index = slots.firstIndex(where: { $0.key.symbol == symbol }) else { return }
         selectedKey = slots[index].key
         selectedIndex = index
@@ -718,6 +746,11 @@ public struct AppState: Sendable {
         view.theme = theme
         view.keys = settings.keys
         view.filter = currentFilter
+        view.rowMode = rowMode
+        view.sortReversed = sortReversed
+        view.columns = settings.columns
+        view.outlierBasisPoints = settings.outlierBasisPoints
+        view.sparklineMinutes = settings.sparklineMinutes
         switch front {
         case .positions:
             view.positions = PositionsSummary(portfolio: portfolio, todayStarted: Calendar.current.startOfDay(for: viewTime)) { brokerID, symbol in
@@ -738,19 +771,30 @@ public struct AppState: Sendable {
 
     /// The rows as the table shows them, read from the stores.
     public var rows: WatchlistRows {
-        WatchlistRows(slots: slots, entries: quotes.latest, brokerStates: statuses.statesByBroker)
+        WatchlistRows(
+            slots: slots, entries: quotes.latest, brokerStates: statuses.statesByBroker, groups: groups,
+            sparklines: quotes.sparklines, mode: rowMode)
     }
 
     mutating func rebuildRows() {
         var built: [WatchlistRows.Slot] = []
-        built.reserveCapacity(symbols.count * brokers.count)
-        for symbol in symbols {
-            for broker in brokers {
+        built.reserveCapacity(symbols.count * (rowMode == .perBroker ? brokers.count : 1))
+        var groups = SymbolGroups(brokers: brokers)
+        var group: [Int] = []
+        for (index, symbol) in symbols.enumerated() {
+            group.removeAll(keepingCapacity: true)
+            for (brokerIndex, broker) in brokers.enumerated() {
                 let key = QuoteKey(brandID: broker.id, symbol: symbol)
-                built.append(WatchlistRows.Slot(key: key, branding: broker, entry: quotes.place(for: key)))
+                group.append(quotes.place(for: key))
+                if rowMode == .perBroker {
+                    built.append(WatchlistRows.Slot(key: key, branding: broker, entry: group[group.count - 1], group: index, broker: brokerIndex))
+                }
             }
+            groups.append(group)
+            if rowMode == .perSymbol, let slot = symbolSlot(symbol, group: index, entries: group) { built.append(slot) }
         }
-        slots = Self.sorted(built, by: sort, quotes: quotes.latest)
+        self.groups = groups
+        slots = Self.sorted(built, by: sort, reversed: sortReversed, quotes: quotes.latest)
         let kept = selectedKey
         if let filter = currentFilter {
             slots = RowFilter.filter(slots, by: filter)
@@ -763,7 +807,11 @@ public struct AppState: Sendable {
     }
 
     /// Display order for a sort. Rows without the sorted value go last; ties fall back to symbol, brand id.
-    static func sorted(_ rows: [WatchlistRows.Slot], by sort: SortOrder, quotes: [QuoteEntry]) -> [WatchlistRows.Slot] {
+    /// `reversed` turns the sorted value's order around (Z to A, lowest price first); rows without the
+    /// value stay last and ties stay in symbol, brand id order.
+    static func sorted(
+        _ rows: [WatchlistRows.Slot], by sort: SortOrder, reversed: Bool = false, quotes: [QuoteEntry]
+    ) -> [WatchlistRows.Slot] {
         func value(_ row: WatchlistRows.Slot) -> ExactDecimal? {
             switch sort {
             case .symbol: nil
@@ -771,10 +819,13 @@ public struct AppState: Sendable {
             case .last: quotes[row.entry].quote?.last
             }
         }
-        guard sort != .symbol else { return rows.sorted { $0.key < $1.key } }
+        guard sort != .symbol else {
+            guard reversed else { return rows.sorted { $0.key < $1.key } }
+            return rows.sorted { $0.key.symbol == $1.key.symbol ? $0.key < $1.key : $1.key < $0.key }
+        }
         return rows.sorted { lhs, rhs in
             switch (value(lhs), value(rhs)) {
-            case let (l?, r?) where l != r: l > r
+            case let (l?, r?) where l != r: reversed ? l < r : l > r
             case (_?, nil): true
             case (nil, _?): false
             default: lhs.key < rhs.key

@@ -67,6 +67,8 @@ public struct KeyBindings: Sendable, Hashable {
         Binding("positions", .openPositions, [.character("P")]),
         Binding("orders", .openOrders, [.character("O")]),
         Binding("messages", .toggleMessageLog, [.character("m")]),
+        Binding("reverseSort", .reverseSort, [.character("r")]),
+        Binding("crossBroker", .toggleCrossBroker, [.character("c")]),
         Binding("alert", .setAlert, [.character("!")]),
         Binding("alertLog", .openAlertLog, [.character("L")]),
         Binding("help", .toggleHelp, [.character("?")]),

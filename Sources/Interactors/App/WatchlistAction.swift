@@ -8,6 +8,10 @@ public enum WatchlistAction: Sendable, Hashable {
     case removeSelected
     case undoRemove
     case cycleSort
+    /// `r`: the sort's order reversed.
+    case reverseSort
+    /// `c`: one row per (symbol, broker), or one per symbol across brokers.
+    case toggleCrossBroker
     case toggleHelp
     /// Opens (and refreshes) or closes the accounts panel.
     case toggleAccounts

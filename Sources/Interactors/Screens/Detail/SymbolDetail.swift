@@ -51,21 +51,10 @@ public struct SymbolDetail: Sendable, Hashable {
             .reduce(nil) { best, next in best.map { next.1 < $0.1 ? next : $0 } ?? next }
     }
 
-    /// Highest minus lowest last price, in basis points of their median, cut toward zero at 8 decimals
-    /// (so rounding it for the screen gives the exact quotient's digits, as `CommonQuote.changePercent`);
+    /// Highest minus lowest last price, in basis points of their median (`CrossBrokerQuote`'s figure);
     /// nil with fewer than two prices or a median of zero or less.
     public var disagreementBasisPoints: ExactDecimal? {
-        let lasts = entries.compactMap(\.quote?.last).sorted()
-        guard lasts.count >= 2, let low = lasts.first, let high = lasts.last, let spread = try? high.subtracting(low) else { return nil }
-        let middle = lasts.count / 2
-        // With an even count the median is the mean of the middle two: divide by their sum and double
-        // the factor, so the median itself is never rounded.
-        if lasts.count % 2 == 1 {
-            guard lasts[middle].isPositive else { return nil }
-            return try? spread.ratio(to: lasts[middle], times: 10_000, rounding: .towardZero)
-        }
-        guard let sum = try? lasts[middle - 1].adding(lasts[middle]), sum.isPositive else { return nil }
-        return try? spread.ratio(to: sum, times: 20_000, rounding: .towardZero)
+        CrossBrokerQuote.disagreementBasisPoints(sortedLasts: entries.compactMap(\.quote?.last).sorted())
     }
 }
 

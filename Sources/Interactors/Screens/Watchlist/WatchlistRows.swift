@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Stores
 
 /// The table's rows: the display order as slots, and what each row shows read from a snapshot of
@@ -9,13 +10,20 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
     public struct Slot: Sendable, Hashable {
         public let key: QuoteKey
         public let branding: ServiceBranding
-        /// Where the row's entry is in `entries` (`QuoteStore.place(for:)`).
+        /// Where the row's entry is in `entries` (`QuoteStore.place(for:)`). In the per-symbol view, the
+        /// freshest source's when the rows were ordered (what a sort by price compares).
         public let entry: Int
+        /// The row's symbol in `groups` (-1: none), for the cross-broker figures.
+        public let group: Int
+        /// The row's broker in `groups.brokers` (-1: none, or the per-symbol view's row).
+        public let broker: Int
 
-        public init(key: QuoteKey, branding: ServiceBranding, entry: Int) {
+        public init(key: QuoteKey, branding: ServiceBranding, entry: Int, group: Int = -1, broker: Int = -1) {
             self.key = key
             self.branding = branding
             self.entry = entry
+            self.group = group
+            self.broker = broker
         }
     }
 
@@ -24,20 +32,63 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
     /// `QuoteStore.latest`: every slot's entry is here.
     private var entries: [QuoteEntry]
     private var brokerStates: [String: BrokerConnectionState]
+    /// Each symbol's entries across brokers (`Slot.group` says which).
+    public private(set) var groups: SymbolGroups
+    /// `QuoteStore.sparklines`: at the same index as `entries`; empty when there are none.
+    public private(set) var sparklines: [SparklineSeries]
+    /// One row per (symbol, broker), or one per symbol (then each slot stands for its group).
+    public private(set) var mode: WatchlistRowMode
 
     public init(
-        slots: [Slot] = [], entries: [QuoteEntry] = [], brokerStates: [String: BrokerConnectionState] = [:]
+        slots: [Slot] = [], entries: [QuoteEntry] = [], brokerStates: [String: BrokerConnectionState] = [:],
+        groups: SymbolGroups = SymbolGroups(), sparklines: [SparklineSeries] = [], mode: WatchlistRowMode = .perBroker
     ) {
         self.slots = slots
         self.entries = entries
         self.brokerStates = brokerStates
+        self.groups = groups
+        self.sparklines = sparklines
+        self.mode = mode
     }
 
-    /// Rows in this order with these entries (a frame built by hand, as tests and benchmarks do).
-    public init(_ rows: [(key: QuoteKey, branding: ServiceBranding, entry: QuoteEntry?)], brokerStates: [String: BrokerConnectionState] = [:]) {
-        self.slots = rows.indices.map { Slot(key: rows[$0].key, branding: rows[$0].branding, entry: $0) }
-        self.entries = rows.map { $0.entry ?? QuoteEntry() }
-        self.brokerStates = brokerStates
+    /// Rows in this order with these entries (a frame built by hand, as tests and benchmarks do). Brokers
+    /// are grouped by symbol in order of appearance; in the per-symbol view each symbol's first row
+    /// stands for it. `sparklines` go with the rows at the same index.
+    public init(
+        _ rows: [(key: QuoteKey, branding: ServiceBranding, entry: QuoteEntry?)], brokerStates: [String: BrokerConnectionState] = [:],
+        sparklines: [SparklineSeries] = [], mode: WatchlistRowMode = .perBroker
+    ) {
+        var brokers: [ServiceBranding] = []
+        var symbols: [String] = []
+        var groupOfSymbol: [String: Int] = [:]
+        for row in rows {
+            if !brokers.contains(where: { $0.id == row.branding.id }) { brokers.append(row.branding) }
+            if groupOfSymbol[row.key.symbol] == nil {
+                groupOfSymbol[row.key.symbol] = symbols.count
+                symbols.append(row.key.symbol)
+            }
+        }
+        var flat = [Int](repeating: -1, count: symbols.count * brokers.count)
+        for (index, row) in rows.enumerated() {
+            let broker = brokers.firstIndex { $0.id == row.branding.id }!
+            flat[groupOfSymbol[row.key.symbol]! * brokers.count + broker] = index
+        }
+        var groups = SymbolGroups(brokers: brokers)
+        for group in symbols.indices {
+            groups.append(flat[(group * brokers.count)..<((group + 1) * brokers.count)])
+        }
+        var slots = rows.indices.map { index in
+            Slot(
+                key: rows[index].key, branding: rows[index].branding, entry: index, group: groupOfSymbol[rows[index].key.symbol]!,
+                broker: brokers.firstIndex { $0.id == rows[index].branding.id }!)
+        }
+        if mode == .perSymbol {
+            var seen = Set<Int>()
+            slots = slots.filter { seen.insert($0.group).inserted }
+        }
+        self.init(
+            slots: slots, entries: rows.map { $0.entry ?? QuoteEntry() }, brokerStates: brokerStates, groups: groups,
+            sparklines: sparklines, mode: mode)
     }
 
     public var startIndex: Int { 0 }
@@ -59,6 +110,36 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
     /// The slots and their entries, read in place: a frame of 1,000 rows copies none of them.
     public func withRows<R>(_ body: (UnsafeBufferPointer<Slot>, UnsafeBufferPointer<QuoteEntry>) -> R) -> R {
         slots.withUnsafeBufferPointer { slots in entries.withUnsafeBufferPointer { entries in body(slots, entries) } }
+    }
+
+    /// The cross-broker figures of `group` (`Slot.group`), its entries read in place. With `market`, a
+    /// closing price while the market is closed counts as live.
+    public func crossBroker(
+        group: Int, now: Date, staleAfter: TimeInterval, outlierBasisPoints: ExactDecimal, market: MarketState? = nil
+    ) -> CrossBrokerQuote {
+        guard group >= 0, group < groups.count else {
+            return CrossBrokerQuote([], now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints)
+        }
+        return entries.withUnsafeBufferPointer { entries in
+            CrossBrokerQuote(count: groups.brokers.count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { broker in
+                let index = groups.entry(group: group, broker: broker)
+                guard index >= 0 else { return CrossBrokerQuote.Observation() }
+                let entry = entries.baseAddress! + index
+                guard let last = entry.pointee.quote?.last else { return CrossBrokerQuote.Observation() }
+                let madeAt = entry.pointee.quote?.timestamp
+                var closing = false
+                if let market, let madeAt, let symbol = entry.pointee.quote?.symbol { closing = market.isClosingPrice(of: symbol, at: madeAt) }
+                return CrossBrokerQuote.Observation(
+                    last: last, bid: entry.pointee.quote?.bid, ask: entry.pointee.quote?.ask,
+                    madeAt: madeAt, receivedAt: entry.pointee.receivedAt, isClosingPrice: closing)
+            }
+        }
+    }
+
+    /// The entry index of the broker at `broker` (in `groups.brokers`) in `group`, -1 when none.
+    public func entryIndex(group: Int, broker: Int) -> Int {
+        guard group >= 0, group < groups.count, broker >= 0, broker < groups.brokers.count else { return -1 }
+        return groups.entry(group: group, broker: broker)
     }
 
     /// What the row of `entry` says instead of a price, if anything.

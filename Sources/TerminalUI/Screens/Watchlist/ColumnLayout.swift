@@ -1,10 +1,13 @@
+import Stores
+
 /// Where each table column goes for a terminal width. Pure, so the degradation order on narrow
 /// terminals is tested directly: the wide-terminal columns (spread, previous close) go first, then
 /// volume, bid/ask, age, change (change % stays), then the broker name shrinks and finally becomes the
-/// glyph alone.
+/// glyph alone. The sparkline goes before any of them. Spare width on a wide terminal goes to the broker's
+/// name (up to its longest) and then to the sparkline (up to a cell per bucket), not to blank space.
 struct ColumnLayout: Sendable, Hashable {
     enum Column: Sendable, Hashable, CaseIterable {
-        case symbol, broker, last, change, changePercent, bid, ask, spread, volume, previousClose, age
+        case symbol, broker, last, change, changePercent, bid, ask, spread, disagreement, volume, previousClose, age, sparkline
 
         var heading: String {
             switch self {
@@ -19,12 +22,14 @@ struct ColumnLayout: Sendable, Hashable {
             case .volume: "volume"
             case .previousClose: "prev close"
             case .age: "age"
+            case .disagreement: "differ bp"
+            case .sparkline: "trend"
             }
         }
 
         var isNumeric: Bool {
             switch self {
-            case .symbol, .broker: false
+            case .symbol, .broker, .sparkline: false
             default: true
             }
         }
@@ -39,6 +44,8 @@ struct ColumnLayout: Sendable, Hashable {
             case .changePercent: 8
             case .volume: 6
             case .age: 3
+            case .disagreement: 9
+            case .sparkline: 8
             }
         }
 
@@ -46,6 +53,7 @@ struct ColumnLayout: Sendable, Hashable {
             switch self {
             case .symbol: 15
             case .broker: 22
+            case .sparkline: SparklineSeries.bucketCount
             default: 14
             }
         }
@@ -67,6 +75,8 @@ struct ColumnLayout: Sendable, Hashable {
     static let gap = 2
     /// Narrower than glyph, space and five characters, a broker name says little; the glyph alone does.
     static let shortestBrokerName = 7
+    /// However long a broker's name, spare width stops here.
+    static let widestBrokerName = 40
 
     var placements: [Placement]
     var brokerLabel: BrokerLabel
@@ -82,13 +92,18 @@ struct ColumnLayout: Sendable, Hashable {
     /// with 0, is not shown (e.g. volume when no broker sends it).
     /// `reserved` cells at the right edge are kept free of the wide-terminal extras (spread, previous
     /// close) only: the scroll position is worth more than they are, but not more than a core column.
-    static func fit(demand: [Column: Int], width: Int, reserved: Int = 0) -> ColumnLayout {
+    /// `order` is the columns' order from left to right (the config's `columns`); a column not in it is
+    /// not shown. In the per-symbol view (`perSymbol`) the best bid and ask and the disagreement are what
+    /// the row is for: change, age and the broker's name go before them.
+    static func fit(
+        demand: [Column: Int], width: Int, reserved: Int = 0, order: [Column] = Column.allCases, perSymbol: Bool = false
+    ) -> ColumnLayout {
         var widths: [Column: Int] = [:]
-        for column in Column.allCases {
+        for column in order {
             guard let wanted = demand[column], wanted > 0 else { continue }
             widths[column] = min(column.maximumWidth, max(column.minimumWidth, column.heading.count, wanted))
         }
-        var shown = Column.allCases.filter { widths[$0] != nil }
+        var shown = order.filter { widths[$0] != nil }
         var brokerLabel = BrokerLabel.glyphAndName
 
         func total() -> Int {
@@ -98,37 +113,59 @@ struct ColumnLayout: Sendable, Hashable {
             shown.removeAll { columns.contains($0) }
         }
 
-        for extra in [Column.previousClose, .spread] where total() > width - reserved {
+        for extra in [Column.sparkline, .previousClose, .spread] where total() > width - reserved {
             drop(extra)
         }
-        let steps: [() -> Void] = [
+        let squeezeBroker = {
+            guard let broker = widths[.broker] else { return }
+            let squeezed = broker - (total() - width)
+            if squeezed >= shortestBrokerName {
+                widths[.broker] = squeezed
+            } else {
+                widths[.broker] = 1
+                brokerLabel = .glyphOnly
+            }
+        }
+        let squeezeSymbol = {
+            guard let symbol = widths[.symbol] else { return }
+            widths[.symbol] = max(Column.symbol.minimumWidth, symbol - (total() - width))
+        }
+        let perSymbolSteps: [() -> Void] = [
             { drop(.volume) },
+            { drop(.change) },
+            { drop(.age) },
+            squeezeBroker,
+            { drop(.changePercent) },
+            squeezeSymbol,
+            { drop(.disagreement) },
+            { drop(.bid, .ask) },
+            { drop(.last) },
+            { drop(.broker) },
+        ]
+        let perBrokerSteps: [() -> Void] = [
+            { drop(.volume) },
+            { drop(.disagreement) },
             { drop(.bid, .ask) },
             { drop(.age) },
             { drop(.change) },
-            {
-                guard let broker = widths[.broker] else { return }
-                let squeezed = broker - (total() - width)
-                if squeezed >= shortestBrokerName {
-                    widths[.broker] = squeezed
-                } else {
-                    widths[.broker] = 1
-                    brokerLabel = .glyphOnly
-                }
-            },
-            {
-                guard let symbol = widths[.symbol] else { return }
-                widths[.symbol] = max(Column.symbol.minimumWidth, symbol - (total() - width))
-            },
+            squeezeBroker,
+            squeezeSymbol,
             { drop(.changePercent) },
             { drop(.last) },
             { drop(.broker) },
         ]
-        for step in steps where total() > width {
+        for step in perSymbol ? perSymbolSteps : perBrokerSteps where total() > width {
             step()
         }
         if total() > width, widths[.symbol] != nil {
             widths[.symbol] = max(1, width - margin)
+        }
+        // Spare width: the broker's whole name first, then a longer sparkline.
+        if brokerLabel == .glyphAndName, shown.contains(.broker), let broker = widths[.broker], let wanted = demand[.broker] {
+            widths[.broker] = broker + max(0, min(min(wanted, widestBrokerName) - broker, width - reserved - total()))
+        }
+        if shown.contains(.sparkline), let sparkline = widths[.sparkline] {
+            widths[.sparkline] = sparkline + max(0, min(Column.sparkline.maximumWidth - sparkline, width - reserved - total()))
         }
 
         var x = margin

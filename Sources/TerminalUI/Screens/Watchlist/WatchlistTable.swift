@@ -15,6 +15,8 @@ struct WatchlistTable {
     /// The US equity market now: while it is closed, the age of a price from its last session says
     /// "closed", and the row is not marked stale.
     var market: MarketState? = nil
+    /// false: ASCII marks and sparklines (a locale that is not UTF-8).
+    var unicode = true
 
     /// Draws headings and rows. Returns the scroll position ("13-24 of 40") when the rows do not all fit
     /// and the heading row had no room for it, for the header to show instead.
@@ -27,21 +29,68 @@ struct WatchlistTable {
         var texts = FormattedRows(capacity: visible.count)
         var looks: [RowLook] = []
         looks.reserveCapacity(visible.count)
+        let perSymbol = state.rows.mode == .perSymbol
+        let brokers = state.rows.groups.brokers
+        // The cross-broker figures: what the per-symbol row shows, and the marks and flags of the
+        // per-broker rows. Only with something to compare, and once per symbol while its rows follow
+        // each other.
+        let compares = perSymbol || brokers.count > 1
+        let sparklineCount = state.columns.contains(.sparkline) ? state.rows.sparklines.count : 0
+        // Held in place (not an optional, which each read would copy whole), valid while `hasCross`.
+        var cross = CrossBrokerQuote([], now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints)
+        var hasCross = false
+        var crossGroup = -1
         // Rows are read in place, slot and store entry through pointers: a copy of each costs a dozen
         // reference counts, and a 1,000-row frame reads 1,000 of them.
         state.rows.withRows { slots, entries in
             for index in visible {
                 let slot = slots.baseAddress! + index
-                let entry = entries.baseAddress! + slot.pointee.entry
-                let error = entry.pointee.quote?.timestamp == nil ? state.rows.error(of: entry.pointee, brokerID: slot.pointee.key.brandID) : nil
-                texts.append(slot, entry, error: error, now: now, market: market)
-                looks.append(look(of: slot, entry, hasError: error != nil, at: index))
+                if compares, slot.pointee.group != crossGroup {
+                    crossGroup = slot.pointee.group
+                    hasCross = crossGroup >= 0
+                    if hasCross {
+                        cross = state.rows.crossBroker(
+                            group: crossGroup, now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints,
+                            market: market)
+                    }
+                }
+                // The per-symbol row reads the freshest source's entry; the per-broker row its own.
+                var source = -1
+                if perSymbol {
+                    source = hasCross ? cross.last?.source ?? -1 : -1
+                } else if hasCross {
+                    source = slot.pointee.broker >= 0 ? slot.pointee.broker
+                        : brokers.indices.first { state.rows.entryIndex(group: crossGroup, broker: $0) == slot.pointee.entry } ?? -1
+                }
+                let entryIndex = perSymbol && source >= 0 ? state.rows.entryIndex(group: crossGroup, broker: source) : slot.pointee.entry
+                let entry = entries.baseAddress! + entryIndex
+                let brokerID = perSymbol && source >= 0 ? brokers[source].id : slot.pointee.key.brandID
+                let error = entry.pointee.quote?.timestamp == nil ? state.rows.error(of: entry.pointee, brokerID: brokerID) : nil
+                let consolidated = perSymbol && hasCross ? cross : nil
+                texts.append(
+                    slot, entry, sourceBroker: perSymbol ? source : -1, consolidated: consolidated,
+                    brokers: brokers, sparkline: entryIndex < sparklineCount ? entryIndex : -1, error: error, now: now, market: market)
+                var rowLook = look(of: slot, entry, hasError: error != nil, at: index)
+                if hasCross, source >= 0 {
+                    if perSymbol {
+                        rowLook.brand = CellCode.bits(palette.brand(brokers[source].color))
+                        if let bid = cross.bestBid { rowLook.bidBrand = CellCode.bits(palette.brand(brokers[bid.source].color)) }
+                        if let ask = cross.bestAsk { rowLook.askBrand = CellCode.bits(palette.brand(brokers[ask.source].color)) }
+                    } else {
+                        // A best price among one is no news: marked only where two brokers or more quote one.
+                        rowLook.isBestBid = cross.bestBidSources.contains(source) && cross.quotedBids > 1
+                        rowLook.isBestAsk = cross.bestAskSources.contains(source) && cross.quotedAsks > 1
+                        rowLook.flag = cross.flag(of: source)
+                    }
+                }
+                looks.append(rowLook)
             }
         }
         let position = positionText(height: tableRows.count)
         let layout = ColumnLayout.fit(
             demand: demand(texts), width: buffer.size.columns,
-            reserved: position.map { $0.utf8.count + ColumnLayout.gap + 1 } ?? 0)
+            reserved: position.map { $0.utf8.count + ColumnLayout.gap + 1 } ?? 0,
+            order: state.columns.map(ColumnLayout.Column.init), perSymbol: perSymbol)
         let unplacedPosition = drawHeadings(layout, position: position, into: &buffer, row: headingRow)
 
         guard !state.rows.isEmpty else {
@@ -49,9 +98,12 @@ struct WatchlistTable {
             return unplacedPosition
         }
         let numeric = layout.placements.filter(\.column.isNumeric)
+        let sparkline = layout.placement(of: .sparkline)
         texts.scalars.withUnsafeBufferPointer { scalars in
             for (offset, screenRow) in zip(looks.indices, tableRows) {
-                drawRow(offset, texts: texts, scalars: scalars, look: looks[offset], layout: layout, numeric: numeric, into: &buffer, row: screenRow)
+                drawRow(
+                    offset, texts: texts, scalars: scalars, look: looks[offset], layout: layout, numeric: numeric,
+                    sparkline: sparkline, into: &buffer, row: screenRow)
             }
         }
         return unplacedPosition
@@ -64,7 +116,7 @@ struct WatchlistTable {
     /// frame. A 1,000-row frame shows 7,000 numbers, and a String each cost more than drawing the
     /// whole frame.
     private struct FormattedRows {
-        static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age, .spread, .previousClose]
+        static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age, .spread, .previousClose, .disagreement]
         /// Per row: the symbol, the broker's name, then one field per value column.
         static let fieldsPerRow = 2 + valueColumns.count
 
@@ -81,6 +133,8 @@ struct WatchlistTable {
             case .age: 8
             case .spread: 9
             case .previousClose: 10
+            case .disagreement: 11
+            case .sparkline: nil
             }
         }
 
@@ -98,6 +152,13 @@ struct WatchlistTable {
         private var brandNames: [Range<Int>] = []
         private var glyphs: [UInt32] = []
         private var errors: [String?] = []
+        /// Per row, in the per-symbol view: the glyphs of the brokers with the best bid and ask (0: none).
+        private var bidGlyphs: [UInt32] = []
+        private var askGlyphs: [UInt32] = []
+        /// Per row: the index of its sparkline in `WatchlistRows.sparklines`, -1 for none.
+        private var sparklines: [Int] = []
+        /// `brandIndex` per broker of the symbol groups, -1 until asked.
+        private var brokerBrands: [Int] = []
 
         init(capacity: Int) {
             scalars.reserveCapacity(capacity * 48)
@@ -105,39 +166,74 @@ struct WatchlistTable {
             numbers.reserveCapacity(capacity * Self.valueColumns.count)
             glyphs.reserveCapacity(capacity)
             errors.reserveCapacity(capacity)
+            sparklines.reserveCapacity(capacity)
+            bidGlyphs.reserveCapacity(capacity)
+            askGlyphs.reserveCapacity(capacity)
         }
 
         var count: Int { errors.count }
 
+        /// A row: the slot's symbol, the entry's figures and the broker at `sourceBroker` in `brokers`
+        /// (the slot's own when -1). With `consolidated` (the per-symbol view) bid and ask are the best
+        /// across `brokers`, the spread is between them, and the disagreement is filled in.
         mutating func append(
-            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, error: String?, now: Date, market: MarketState?
+            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, sourceBroker: Int,
+            consolidated: CrossBrokerQuote?, brokers: [ServiceBranding], sparkline: Int, error: String?, now: Date,
+            market: MarketState?
         ) {
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: slot.pointee.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
-            let brand = brandIndex(slot.pointee.branding)
+            let brand = sourceBroker >= 0 ? brandIndex(ofBroker: sourceBroker, in: brokers) : brandIndex(slot.pointee.branding)
             bounds.append(brandNames[brand])
             glyphs.append(brandGlyphs[brand])
+            sparklines.append(sparkline)
+            if let consolidated {
+                bidGlyphs.append(consolidated.bestBid.map { brandGlyphs[brandIndex(ofBroker: $0.source, in: brokers)] } ?? 0)
+                askGlyphs.append(consolidated.bestAsk.map { brandGlyphs[brandIndex(ofBroker: $0.source, in: brokers)] } ?? 0)
+                appendNumbers(
+                    slot, row, bid: consolidated.bestBid?.price, ask: consolidated.bestAsk?.price, consolidated: consolidated, now: now,
+                    market: market)
+            } else {
+                bidGlyphs.append(0)
+                askGlyphs.append(0)
+                appendNumbers(slot, row, bid: row.pointee.quote?.bid, ask: row.pointee.quote?.ask, consolidated: nil, now: now, market: market)
+            }
+            errors.append(error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
+        }
+
+        private mutating func appendNumbers(
+            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, bid: ExactDecimal?, ask: ExactDecimal?,
+            consolidated: CrossBrokerQuote?, now: Date, market: MarketState?
+        ) {
             // Field by field: a copy of the quote goes through Optional's generic value witnesses.
             if let last = row.pointee.quote?.last, let timestamp = row.pointee.quote?.timestamp {
                 let decimals = QuoteFormatting.decimals(forPrice: last)
                 numbers.append(QuoteFormatting.priceNumber(last))
                 numbers.append((row.pointee.quote?.change).map { QuoteFormatting.changeNumber($0, decimals: decimals) })
                 numbers.append((row.pointee.quote?.changePercent).map(QuoteFormatting.percentNumber))
-                numbers.append((row.pointee.quote?.bid).map(QuoteFormatting.priceNumber))
-                numbers.append((row.pointee.quote?.ask).map(QuoteFormatting.priceNumber))
+                numbers.append(bid.map(QuoteFormatting.priceNumber))
+                numbers.append(ask.map(QuoteFormatting.priceNumber))
                 numbers.append((row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
                 numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now, symbol: slot.pointee.key.symbol, market: market))
-                if let bid = row.pointee.quote?.bid, let ask = row.pointee.quote?.ask, let spread = try? ask.subtracting(bid) {
+                if let bid, let ask, let spread = try? ask.subtracting(bid) {
                     numbers.append(FormattedNumber(spread, decimals: decimals))
                 } else {
                     numbers.append(nil)
                 }
                 numbers.append((row.pointee.quote?.previousClose).map(QuoteFormatting.priceNumber))
+                numbers.append((consolidated?.disagreementBasisPoints).map { FormattedNumber($0, decimals: 1) })
             } else {
                 numbers.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
             }
-            errors.append(error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
+        }
+
+        /// `brandIndex` of the broker at `broker` in `brokers`, remembered: the per-symbol view asks three
+        /// times a row, and comparing brandings compares their strings.
+        private mutating func brandIndex(ofBroker broker: Int, in brokers: [ServiceBranding]) -> Int {
+            if brokerBrands.count != brokers.count { brokerBrands = [Int](repeating: -1, count: brokers.count) }
+            if brokerBrands[broker] < 0 { brokerBrands[broker] = brandIndex(brokers[broker]) }
+            return brokerBrands[broker]
         }
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
@@ -167,6 +263,11 @@ struct WatchlistTable {
 
         func glyph(_ row: Int) -> UInt32 { glyphs[row] }
         func error(_ row: Int) -> String? { errors[row] }
+        func bidGlyph(_ row: Int) -> UInt32 { bidGlyphs[row] }
+        func askGlyph(_ row: Int) -> UInt32 { askGlyphs[row] }
+        func sparkline(_ row: Int) -> Int { sparklines[row] }
+        /// Some row on screen shows a glyph beside its bid or ask (the per-symbol view).
+        var hasPriceGlyphs: Bool { bidGlyphs.contains { $0 != 0 } || askGlyphs.contains { $0 != 0 } }
     }
 
     /// How a row on screen is styled, decided once from its state.
@@ -180,6 +281,14 @@ struct WatchlistTable {
         var isStale: Bool
         var isSelected: Bool
         var isAlerted: Bool
+        /// The per-broker view: this row's bid or ask is the best across brokers.
+        var isBestBid = false
+        var isBestAsk = false
+        /// The per-broker view: why this row's broker looks wrong, if it does.
+        var flag: CrossBrokerQuote.Flag?
+        /// The per-symbol view: the brand styles of the best bid's and ask's brokers.
+        var bidBrand: UInt64 = 0
+        var askBrand: UInt64 = 0
     }
 
     private func look(of slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, hasError: Bool, at index: Int) -> RowLook {
@@ -210,7 +319,7 @@ struct WatchlistTable {
     private func demand(_ texts: FormattedRows) -> [ColumnLayout.Column: Int] {
         var demand: [ColumnLayout.Column: Int] = [:]
         // Volume, spread and previous close only when some row on screen has one.
-        for column in ColumnLayout.Column.allCases where ![.volume, .spread, .previousClose].contains(column) {
+        for column in ColumnLayout.Column.allCases where ![.volume, .spread, .previousClose, .disagreement, .sparkline].contains(column) {
             demand[column] = heading(of: column).count
         }
         var symbolWidth = demand[.symbol]!
@@ -224,6 +333,12 @@ struct WatchlistTable {
                     let name = rows[row].branding.name
                     brokerNameWidths.append((rows[row].branding.id, TerminalText.cells(TerminalText.sanitize(name)).count))
                 }
+            }
+        }
+        // A per-symbol row names its freshest source, which may be any broker.
+        if state.rows.mode == .perSymbol {
+            for broker in state.rows.groups.brokers where !brokerNameWidths.contains(where: { $0.id == broker.id }) {
+                brokerNameWidths.append((broker.id, TerminalText.cells(TerminalText.sanitize(broker.name)).count))
             }
         }
         for (_, width) in brokerNameWidths {
@@ -240,6 +355,16 @@ struct WatchlistTable {
         demand[.symbol] = symbolWidth
         for column in FormattedRows.valueColumns {
             if let field = FormattedRows.field(of: column), let width = valueWidths[field] { demand[column] = width }
+        }
+        // The per-symbol view writes its best bid and ask's broker glyph after the price.
+        if texts.hasPriceGlyphs {
+            for column in [ColumnLayout.Column.bid, .ask] {
+                demand[column] = max(demand[column] ?? 0, (valueWidths[FormattedRows.field(of: column)!] ?? column.minimumWidth) + 2)
+            }
+        }
+        // The sparkline when some row on screen has a price in its window.
+        if (0..<texts.count).contains(where: { texts.sparkline($0) >= 0 && !state.rows.sparklines[texts.sparkline($0)].isEmpty }) {
+            demand[.sparkline] = ColumnLayout.Column.sparkline.minimumWidth
         }
         return demand
     }
@@ -269,18 +394,32 @@ struct WatchlistTable {
         return "\(first + 1)-\(last) of \(state.rows.count)"
     }
 
-    /// A column's heading, marked when the rows are sorted by it: ▲ ascending (symbols), ▼ descending
-    /// (largest first), on the side away from the column's neighbour so the heading stays aligned.
+    /// A column's heading, marked when the rows are sorted by it: ▲ ascending (symbols A to Z, or
+    /// reversed prices), ▼ descending (largest first, or reversed symbols), on the side away from the
+    /// column's neighbour so the heading stays aligned. `^` and `v` without UTF-8.
     private func heading(of column: ColumnLayout.Column) -> String {
+        let ascending = unicode ? Self.ascendingMark : Self.asciiAscendingMark
+        let descending = unicode ? Self.descendingMark : Self.asciiDescendingMark
+        let (normal, reversed) = state.sortReversed ? (descending, ascending) : (ascending, descending)
         switch (column, state.sort) {
-        case (.symbol, .symbol): column.heading + Self.ascendingMark
-        case (.changePercent, .changePercent), (.last, .last): Self.descendingMark + column.heading
-        default: column.heading
+        case (.symbol, .symbol): return column.heading + normal
+        case (.changePercent, .changePercent), (.last, .last): return reversed + column.heading
+        case (.broker, _) where state.rows.mode == .perSymbol: return Self.sourceHeading
+        default: return column.heading
         }
     }
 
     static let ascendingMark = "▲"
     static let descendingMark = "▼"
+    static let asciiAscendingMark = "^"
+    static let asciiDescendingMark = "v"
+    /// The broker column's heading in the per-symbol view: the broker whose last the row shows.
+    static let sourceHeading = "source"
+    /// After a per-broker row's bid or ask when it is the best across brokers: seen without color too.
+    static let bestMark: UInt32 = 0x2A  // "*"
+    /// In the left margin of a per-broker row whose broker looks wrong (an outlier, or stale while others
+    /// are live), in place of the stale mark.
+    static let flagMark: Character = "!"
 
     private func drawEmptyState(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         guard let row = rows.first.map({ $0 + max(0, rows.count - 1) / 2 }) else { return }
@@ -293,7 +432,7 @@ struct WatchlistTable {
 
     private func drawRow(
         _ offset: Int, texts: FormattedRows, scalars: UnsafeBufferPointer<UInt32>, look: RowLook, layout: ColumnLayout,
-        numeric: [ColumnLayout.Placement], into buffer: inout ScreenBuffer, row: Int
+        numeric: [ColumnLayout.Placement], sparkline sparklinePlacement: ColumnLayout.Placement?, into buffer: inout ScreenBuffer, row: Int
     ) {
         for placement in layout.placements {
             switch placement.column {
@@ -316,14 +455,21 @@ struct WatchlistTable {
             buffer.write(cells: cells, column: start, row: row, style: look.error)
         } else {
             for placement in numeric {
-                drawValue(texts.number(placement.column, offset), in: placement, look: look, into: &buffer, row: row)
+                drawValue(texts.number(placement.column, offset), in: placement, texts: texts, offset: offset, look: look, into: &buffer, row: row)
+            }
+            if let placement = sparklinePlacement, texts.sparkline(offset) >= 0 {
+                drawSparkline(texts.sparkline(offset), in: placement, style: look.change, into: &buffer, row: row)
             }
         }
 
+        // A flag takes the margin from the stale mark: the row's dimming still says it is stale.
+        if look.flag != nil {
+            buffer.write(cells: [Self.flagMark], column: 0, row: row, style: palette.flagged)
+        }
         if look.isStale {
             buffer.add(flags: CellCode.dim, row: row)
             // Dim alone is lost without color support or in a copied screen: the margin says it too.
-            buffer.write(cells: [Self.staleMark], column: 0, row: row, style: palette.muted)
+            if look.flag == nil { buffer.write(cells: [Self.staleMark], column: 0, row: row, style: palette.muted) }
         }
         if look.isAlerted {
             // Color alone is lost on a monochrome terminal or in a copied screen: the margin says it too.
@@ -335,9 +481,21 @@ struct WatchlistTable {
     }
 
     private func drawValue(
-        _ value: FormattedNumber?, in placement: ColumnLayout.Placement, look: RowLook,
+        _ value: FormattedNumber?, in placement: ColumnLayout.Placement, texts: FormattedRows, offset: Int, look: RowLook,
         into buffer: inout ScreenBuffer, row: Int
     ) {
+        // The per-symbol view's best bid and ask end two cells early: the glyph of whose they are follows.
+        var placement = placement
+        let brandGlyph: UInt32
+        switch placement.column {
+        case .bid: brandGlyph = texts.bidGlyph(offset)
+        case .ask: brandGlyph = texts.askGlyph(offset)
+        default: brandGlyph = 0
+        }
+        if brandGlyph != 0, placement.width > 2 {
+            buffer.write(scalars: CollectionOfOne(brandGlyph), column: placement.end - 1, row: row, style: placement.column == .bid ? look.bidBrand : look.askBrand)
+            placement.width -= 2
+        }
         guard let value else {
             let missing = CollectionOfOne(QuoteFormatting.missingScalar)
             buffer.write(scalars: missing, column: placement.end - missing.count, row: row, style: CellCode.bits(palette.muted))
@@ -350,10 +508,14 @@ struct WatchlistTable {
                 buffer.fill(row: row, from: placement.x, to: placement.end, style: flash)
                 style = CellCode.bits(flash)
             } else {
-                style = 0
+                style = look.flag == nil ? 0 : CellCode.bits(palette.flagged)
             }
         case .change: style = look.change
         case .changePercent: style = look.changePercent
+        case .bid where look.isBestBid, .ask where look.isBestAsk:
+            style = CellCode.bits(palette.best)
+            // Color alone is lost on a monochrome terminal or in a copied screen: a mark in the gap says it.
+            buffer.write(scalars: CollectionOfOne(Self.bestMark), column: placement.end, row: row, style: style)
         default: style = 0
         }
         // Never cut a number: a clipped price is a wrong price.
@@ -362,6 +524,20 @@ struct WatchlistTable {
         } else {
             let hashes = repeatElement(UInt32(0x23), count: placement.width)  // "#"
             buffer.write(scalars: hashes, column: placement.end - hashes.count, row: row, style: style)
+        }
+    }
+
+    /// The sparkline of `series` (an index into `WatchlistRows.sparklines`) across the placement, in the
+    /// row's trend style.
+    private func drawSparkline(_ series: Int, in placement: ColumnLayout.Placement, style: UInt64, into buffer: inout ScreenBuffer, row: Int) {
+        state.rows.sparklines.withUnsafeBufferPointer { sparklines in
+            guard series < sparklines.count, !sparklines[series].isEmpty else { return }
+            sparklines[series].withBuckets(endingAt: now) { buckets in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: placement.width) { cells in
+                    let written = Sparkline.draw(buckets, width: placement.width, unicode: unicode, into: cells)
+                    buffer.write(scalars: UnsafeBufferPointer(rebasing: cells[0..<written]), column: placement.x, row: row, style: style)
+                }
+            }
         }
     }
 
