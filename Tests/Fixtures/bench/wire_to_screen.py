@@ -35,8 +35,8 @@ import bisect
 import fcntl
 import json
 import os
+import queue
 import re
-import select
 import shutil
 import signal
 import struct
@@ -44,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import termios
+import threading
 import time
 
 try:
@@ -156,7 +157,9 @@ class Fixture:
 
 
 class Terminal:
-    """The app in a pty, its output fed to pyte."""
+    """The app in a pty, its output fed to pyte. A thread reads the pty and stamps each read as it returns,
+    so a slow `feed` (pyte is pure Python, and this machine may be busy) delays the emulation but not the
+    times; the main thread feeds the reads in order."""
 
     def __init__(self, argv, environment, columns, rows):
         master, slave = os.openpty()
@@ -168,23 +171,39 @@ class Terminal:
         self.master = master
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
-        self.reads = []  # monotonic_ns of every read that returned bytes
+        self.reads = []  # monotonic_ns of every read that returned bytes, in order
         self.closed = False
+        self.chunks = queue.Queue()
+        self.pending = None
+        threading.Thread(target=self.read_forever, daemon=True).start()
 
-    def pump(self, until_ns, on_rows=None):
-        """Reads and feeds until `until_ns`; `on_rows(stamp, rows)` gets the dirty rows' text per read."""
-        while not self.closed:
-            left = until_ns - time.monotonic_ns()
-            if left <= 0:
-                return
-            ready, _, _ = select.select([self.master], [], [], left / 1e9)
-            if not ready:
-                continue
+    def read_forever(self):
+        while True:
             try:
                 data = os.read(self.master, 65536)
             except OSError:
                 data = b""
-            stamp = time.monotonic_ns()
+            self.chunks.put((time.monotonic_ns(), data))
+            if not data:
+                return
+
+    def pump(self, until_ns, on_rows=None):
+        """Feeds the reads stamped up to `until_ns`, waiting for them until then; returns at `until_ns`
+        (or at once when past it) even if earlier reads are still queued: `drain` feeds those.
+        `on_rows(stamp, rows)` gets the dirty rows' text after each read."""
+        while not self.closed:
+            if self.pending is None:
+                left = until_ns - time.monotonic_ns()
+                if left <= 0:
+                    return
+                try:
+                    self.pending = self.chunks.get(timeout=left / 1e9)
+                except queue.Empty:
+                    return
+            stamp, data = self.pending
+            if stamp > until_ns:
+                return
+            self.pending = None
             if not data:
                 self.closed = True
                 return
@@ -193,6 +212,20 @@ class Terminal:
             if on_rows is not None and self.screen.dirty:
                 on_rows(stamp, [self.screen.display[row] for row in sorted(self.screen.dirty)])
             self.screen.dirty.clear()
+            if time.monotonic_ns() >= until_ns:
+                return
+
+    def drain(self, until_ns, on_rows=None):
+        """Feeds every read already made that is stamped up to `until_ns`."""
+        while not self.closed:
+            if self.pending is None:
+                try:
+                    self.pending = self.chunks.get_nowait()
+                except queue.Empty:
+                    return
+            if self.pending[0] > until_ns:
+                return
+            self.pump(until_ns, on_rows)
 
     def text(self):
         return "\n".join(self.screen.display)
@@ -253,6 +286,7 @@ def measure_window(options, terminal, pid, on_rows, fixtures=()):
     reader1 = os.times()
     elapsed = (time.monotonic_ns() - t0) / 1e9
     terminal.pump(t1 + int(options.tail * 1e9), on_rows)
+    terminal.drain(t1 + int(options.tail * 1e9), on_rows)
     if terminal.closed:
         raise Failure(f"the app exited during the window: {terminal.text()[-300:]!r}")
     result = {
@@ -390,6 +424,8 @@ def main():
     parser.add_argument("--events", help="also write every event of the window here: broker symbol sequence written_ns shown_ns|-")
     options = parser.parse_args()
 
+    # The reading thread stamps a read once it holds the GIL again: let it have it within 0.5 ms.
+    sys.setswitchinterval(0.0005)
     scratch = tempfile.mkdtemp(prefix="cb-wire-")
     try:
         if pyte is None:
