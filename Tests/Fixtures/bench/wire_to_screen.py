@@ -129,15 +129,9 @@ class Fixture:
         if not line.startswith("LISTENING "):
             raise Failure(f"the {broker} fixture server did not start: {line or self.process.stderr.read()[-300:]!r}")
         self.port = int(line.split()[1])
-        # Its control lines are not needed; a full pipe must not block it.
-        fcntl.fcntl(self.process.stdout, fcntl.F_SETFL, os.O_NONBLOCK)
-
-    def drain(self):
-        try:
-            while self.process.stdout.read(65536):
-                pass
-        except (TypeError, OSError):
-            pass
+        # Its control lines are not needed, but a full pipe would block it (a SUBSCRIBED line per
+        # Finnhub subscribe lists every symbol so far: ~600 kB for 500 symbols).
+        threading.Thread(target=lambda: all(self.process.stdout), daemon=True).start()
 
     def stop(self):
         """Closing stdin makes the server flush its write log and exit."""
@@ -239,21 +233,22 @@ class Terminal:
             self.pump(min(deadline, time.monotonic_ns() + 50_000_000))
 
     def quit(self):
-        try:
-            os.write(self.master, b"q")
-        except OSError:
-            pass
-        deadline = time.monotonic_ns() + 3_000_000_000
-        while self.process.poll() is None and time.monotonic_ns() < deadline:
-            self.pump(time.monotonic_ns() + 50_000_000)
+        """`q`, then SIGTERM after 3 s. The reading thread keeps the pty drained; nothing is fed here,
+        so `drain` can still feed what was read before."""
         if self.process.poll() is None:
-            self.process.terminate()
             try:
-                self.process.wait(2)
+                os.write(self.master, b"q")
+            except OSError:
+                pass
+            try:
+                self.process.wait(3)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        os.close(self.master)
+                self.process.terminate()
+                try:
+                    self.process.wait(2)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait()
 
 
 def app_environment(scratch):
@@ -272,32 +267,40 @@ def all_live(text):
     return all(f"{name} ● live" in footer for name in NAMES)
 
 
-def measure_window(options, terminal, pid, on_rows, fixtures=()):
-    """Pumps the window and the tail; the app's CPU over the window and its memory."""
+def measure_window(options, terminal, pid, fixtures=()):
+    """The app's CPU over the window and its memory; then the screen. pyte is pure Python and cannot keep
+    up with the app at 10,000 events/s on a busy machine, so during the window and the tail the reading
+    thread only reads and stamps (the app never waits on a full pty, and this process leaves the CPU to
+    the app); once the app has quit, `Terminal.drain` feeds every read to pyte in order with its own stamp."""
     ticks = os.sysconf("SC_CLK_TCK")
     t0 = time.monotonic_ns()
     cpu0 = cpu_ticks(pid)
     fixtures0 = sum(cpu_ticks(fixture) for fixture in fixtures)
     reader0 = os.times()
     t1 = t0 + int(options.seconds * 1e9)
-    terminal.pump(t1, on_rows)
+    sleep_until(t1)
     cpu1 = cpu_ticks(pid)
     fixtures1 = sum(cpu_ticks(fixture) for fixture in fixtures)
     reader1 = os.times()
     elapsed = (time.monotonic_ns() - t0) / 1e9
-    terminal.pump(t1 + int(options.tail * 1e9), on_rows)
-    terminal.drain(t1 + int(options.tail * 1e9), on_rows)
-    if terminal.closed:
+    sleep_until(t1 + int(options.tail * 1e9))
+    peak, rss = status_bytes(pid, "VmHWM"), status_bytes(pid, "VmRSS")
+    if terminal.process.poll() is not None:
         raise Failure(f"the app exited during the window: {terminal.text()[-300:]!r}")
     result = {
         "windowSeconds": elapsed,
         "cpuPercentOfCore": 100 * (cpu1 - cpu0) / ticks / elapsed,
-        "peakRSSBytes": status_bytes(pid, "VmHWM"),
-        "rssBytes": status_bytes(pid, "VmRSS"),
+        "peakRSSBytes": peak,
+        "rssBytes": rss,
         "fixturesCPUPercentOfCore": 100 * (fixtures1 - fixtures0) / ticks / elapsed if fixtures else None,
         "readerCPUPercentOfCore": 100 * ((reader1.user - reader0.user) + (reader1.system - reader0.system)) / elapsed,
     }
     return t0, t1, result
+
+
+def sleep_until(deadline_ns):
+    while (left := deadline_ns - time.monotonic_ns()) > 0:
+        time.sleep(left / 1e9)
 
 
 def run_demo(options, scratch):
@@ -305,7 +308,7 @@ def run_demo(options, scratch):
     try:
         terminal.wait_for(lambda text: "quit" in text, 20, "no first frame")
         terminal.pump(time.monotonic_ns() + int(options.warmup * 1e9))
-        _, _, result = measure_window(options, terminal, terminal.process.pid, None)
+        _, _, result = measure_window(options, terminal, terminal.process.pid)
     finally:
         terminal.quit()
     result.update(mode="demo")
@@ -328,13 +331,8 @@ def run_streams(options, scratch):
             json.dump({"symbols": symbols, "staleAfterSeconds": 86_400, "brokers": brokers}, file)
         terminal = Terminal([options.app, "--config", config], app_environment(scratch), options.columns, options.rows)
 
-        def drain_fixtures(*_):
-            for fixture in fixtures.values():
-                fixture.drain()
-
         terminal.wait_for(all_live, 30, "the four brokers were not live")
         terminal.pump(time.monotonic_ns() + int(options.warmup * 1e9))
-        drain_fixtures()
 
         visible = set()
         for line in terminal.screen.display:
@@ -344,7 +342,8 @@ def run_streams(options, scratch):
         if not visible:
             raise Failure(f"no watchlist rows on the screen: {terminal.text()[-600:]!r}")
 
-        seen = {}  # (broker, sequence) -> first monotonic_ns on screen
+        seen = {}  # (broker, symbol, sequence) -> first monotonic_ns on screen; the symbol guards against a
+        # price that is not a sequenced one (a REST snapshot) naming another symbol's event
 
         def on_rows(stamp, rows):
             for line in rows:
@@ -352,14 +351,15 @@ def run_streams(options, scratch):
                 if not match or not PRICE.match(match.group(3)):
                     continue
                 cents = round(float(match.group(3).replace(",", "")) * 100)
-                key = (NAMES[match.group(2)], cents - 10_000)
+                key = (NAMES[match.group(2)], match.group(1), cents - 10_000)
                 if key not in seen:
                     seen[key] = stamp
 
-        t0, t1, result = measure_window(options, terminal, terminal.process.pid, on_rows,
+        t0, t1, result = measure_window(options, terminal, terminal.process.pid,
                                         [fixture.process.pid for fixture in fixtures.values()])
-        reads = list(terminal.reads)
         terminal.quit()
+        terminal.drain(t1 + int(options.tail * 1e9), on_rows)
+        reads = list(terminal.reads)
         terminal = None
         for fixture in fixtures.values():
             fixture.stop()
@@ -376,13 +376,13 @@ def run_streams(options, scratch):
                     continue
                 written += 1
                 if events is not None:
-                    shown = seen.get((broker, sequence))
+                    shown = seen.get((broker, symbol, sequence))
                     visible_mark = "visible" if (symbol, broker) in visible else "hidden"
                     events.write(f"{broker} {symbol} {sequence} {stamp} {shown if shown else '-'} {visible_mark}\n")
                 if (symbol, broker) not in visible:
                     continue
                 written_visible += 1
-                shown = seen.get((broker, sequence))
+                shown = seen.get((broker, symbol, sequence))
                 if shown is None:
                     continue
                 latencies.append(shown - stamp)
