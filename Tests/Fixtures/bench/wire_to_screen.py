@@ -5,7 +5,8 @@ The app runs in a pseudo-terminal (default 120x50, TERM=xterm-256color) and ever
 to `pyte`, an independent terminal emulator: what the screen shows is read there, never from the app.
 
 Streams (the default): four stream fixture servers (../streams/stream_fixture_server.py: polygon,
-alpaca, finnhub, tradier) over loopback, each with `--rate <rate/4> --sequence-prices --write-log`, and
+alpaca, finnhub, tradier) over loopback, each with `--rate <rate/4> --rate-phase <0, 1/4, 2/4, 3/4>
+--sequence-prices --write-log` (the phases interleave the servers' events evenly), and
 a config whose watchlist holds `--symbols` generated symbols (WAAA, WAAB, ...) on every broker. An
 event's price is (10000 + s) / 100 with s its server's sequence number, so a row's last price names the
 event it shows. Latency of an event = the first time its price is on the emulated screen (the
@@ -118,12 +119,12 @@ def summary_ms(latencies_ns):
 
 
 class Fixture:
-    def __init__(self, python, broker, rate, log_path):
+    def __init__(self, python, broker, rate, phase, log_path):
         self.broker = broker
         self.log_path = log_path
         self.process = subprocess.Popen(
             [python, "-u", SERVER, "--broker", broker, "--routes", os.path.join(FIXTURES, broker),
-             "--rate", str(rate), "--sequence-prices", "--write-log", log_path, "--symbol-limit", "1000000"],
+             "--rate", str(rate), "--rate-phase", str(phase), "--sequence-prices", "--write-log", log_path, "--symbol-limit", "1000000"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline().strip()
         if not line.startswith("LISTENING "):
@@ -320,8 +321,11 @@ def run_streams(options, scratch):
     fixtures = {}
     terminal = None
     try:
-        for broker in BROKERS:
-            fixtures[broker] = Fixture(options.python, broker, per_server, os.path.join(scratch, f"{broker}.log"))
+        # Phases 0, 1/4, 2/4, 3/4: the four servers' events interleave evenly instead of arriving in step
+        # (in step, at 10 events/s, three of every four found a frame just drawn for the first).
+        for index, broker in enumerate(BROKERS):
+            fixtures[broker] = Fixture(options.python, broker, per_server, index / len(BROKERS),
+                                       os.path.join(scratch, f"{broker}.log"))
         symbols = symbol_names(options.symbols)
         brokers = {broker: dict(enabled=True, stream=True, baseURL=f"http://127.0.0.1:{fixtures[broker].port}",
                                 **CREDENTIALS[broker]) for broker in BROKERS}

@@ -7,7 +7,7 @@ JSON, the same field names, types and message order. One process serves one brok
 Usage: stream_fixture_server.py --broker polygon|alpaca|finnhub|tradier [--port N] [--tls CERT KEY]
            [--interval SECONDS] [--auth-timeout SECONDS] [--ping-interval SECONDS]
            [--symbol-limit N] [--session-ttl SECONDS] [--start-ms MS] [--routes DIR] [--forever]
-           [--malformed-every N] [--rate EVENTS_PER_SECOND] [--sequence-prices] [--write-log FILE]
+           [--malformed-every N] [--rate EVENTS_PER_SECOND] [--rate-phase F] [--sequence-prices] [--write-log FILE]
 
 Prints `LISTENING <port>` once it accepts connections and exits when its stdin closes (the test
 process holds the other end), like Tests/Fixtures/ws/echo_server.py. `--port 0` (the default) picks a
@@ -83,7 +83,9 @@ Paced load, for `make bench`'s wire-to-screen scenario (Sources/Benchmarks/WireT
                     broker message as in a tick: Polygon, Alpaca and Finnhub put a batch's events in one
                     array frame, Tradier sends one object per frame). A server that falls behind catches
                     up in batches of at most one event per subscribed symbol and never skips an event;
-                    the write log shows the rate achieved.
+                    the write log shows the rate achieved. `--rate-phase F` (0 to 1) shifts every deadline
+                    by F/N: servers started together with phases 0, 1/4, 2/4, 3/4 interleave their events
+                    evenly instead of sending them in step.
   --sequence-prices an event's price carries the server's global event sequence number s (from 1):
                     price = (10000 + s) / 100, i.e. 100.01, 100.02, ...; the bid one cent below and the
                     ask one cent above, as in ticks. Fields that quote other ticks (Polygon AM bars'
@@ -117,6 +119,7 @@ import asyncio
 import datetime
 import http
 import json
+import math
 import os
 import signal
 import ssl
@@ -342,8 +345,9 @@ class Stream:
 
     async def pace_forever(self, protocol):
         """--rate: events one symbol at a time, round-robin, on deadlines start + n / rate (n events sent
-        since the first symbol was subscribed). The rate is the connection's (the app holds one per broker)."""
-        rate = self.options.rate
+        since the first symbol was subscribed), shifted by --rate-phase. The rate is the connection's (the
+        app holds one per broker)."""
+        rate, phase = self.options.rate, self.options.rate_phase
         start, sent, cursor = None, 0, 0
         try:
             while True:
@@ -355,9 +359,9 @@ class Stream:
                     continue
                 if start is None:
                     start, sent = now, 0
-                due = min(int((now - start) * rate) - sent, len(symbols))
+                due = min(max(0, math.floor((now - start) * rate - phase)) - sent, len(symbols))
                 if due <= 0:
-                    await asyncio.sleep(max(0.0, start + (sent + 1) / rate - now))
+                    await asyncio.sleep(max(0.0, start + (sent + 1 + phase) / rate - now))
                     continue
                 batch = {symbols[(cursor + index) % len(symbols)] for index in range(due)}
                 cursor = (cursor + due) % len(symbols)
@@ -837,6 +841,7 @@ def parse_options(argv=None):
     parser.add_argument("--forever", action="store_true", help="ignore stdin; run until SIGTERM or SIGINT")
     parser.add_argument("--malformed-every", type=int, default=0, help="send a frame that is not JSON after every N-th tick with data")
     parser.add_argument("--rate", type=float, default=0, help="events per second per connection, round-robin over its symbols (instead of ticks)")
+    parser.add_argument("--rate-phase", type=float, default=0, help="--rate: shift the deadlines by this fraction of an interval")
     parser.add_argument("--sequence-prices", action="store_true", help="prices carry the server's event sequence number: (10000 + s) / 100")
     parser.add_argument("--write-log", metavar="FILE", help="one line per event written: <sequence> <symbol> <monotonic_ns>")
     return parser.parse_args(argv)
