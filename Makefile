@@ -63,7 +63,7 @@ test: deps-test $(VENV)/.ready
 # Ours against the reference hub design, the renderer, the decoders, start-up (the release app in a
 # pty), the journal and paper ledger, and the bus (leader to follower through a nats-server it starts,
 # installed like the test tools), and wire to screen (the release app in a pty fed by four fixture brokers,
-# its screen read by pyte; about 5 minutes of it). Prints the table and writes bench-results.json.
+# its screen read by pyte; about 8 minutes of it). Prints the table and writes bench-results.json.
 # BENCH_ARGS=--quick for a dry run, BENCH_ARGS="--only bus" for one part.
 bench: release deps-test $(VENV)/.ready
 	@$(VENV)/bin/python3 -c 'import pyte' 2>/dev/null || $(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)

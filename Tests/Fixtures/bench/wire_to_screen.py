@@ -17,13 +17,15 @@ Measured over a window of `--seconds` after the four brokers are live and `--war
   - latency p50 / p99 / max of the events written in the window for the rows visible on the screen
     (the sorted watchlist's first rows; the others are off screen and cannot be seen), the reader
     going on for `--tail` seconds after the window so late events count;
+    The app also subscribes a few symbols besides the watchlist rows (AAPL, SPY, TSLA were seen): their
+    events count in `written` and `achievedRate` only;
   - reached: the share of those events whose price was ever on the screen. The app draws at most
     ~30 frames a second: a row updated faster shows only the newest price of each frame (conflation);
   - idle: the latency of events written when the pty had been quiet for a frame interval (33.3 ms),
     i.e. a change that arrives when nothing was drawn for a frame;
   - the app's CPU (utime + stime from /proc/<pid>/stat over the window) as % of one core, its peak
     RSS (VmHWM) and RSS at the end (VmRSS); the fixture servers' CPU and this reader's, since they
-    share the machine.
+    share the machine (during the window this reader only reads and stamps; pyte replays afterwards).
 `--demo` runs `app --demo` instead (no fixtures) and measures CPU and RSS only: the demo's prices do
 not say when they were made.
 
