@@ -45,11 +45,13 @@ run: release
 	@echo "$(SUSPEND_HINT) .build/release/commonbroker"
 	exec .build/release/commonbroker
 
-# Python peers for the tests (an independent WebSocket implementation), in a local virtual environment.
+# Python peers for the tests (an independent WebSocket implementation) and the bench's independent
+# terminal emulator (pyte), in a local virtual environment.
 VENV := $(CURDIR)/.venv
+PIP_PACKAGES := 'websockets>=12' 'pyte>=0.8'
 $(VENV)/.ready: | deps-test
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check 'websockets>=12'
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
 	touch $@
 
 # Builds every target (the benchmarks too, so they cannot rot); the end-to-end tests drive the debug
@@ -60,9 +62,11 @@ test: deps-test $(VENV)/.ready
 
 # Ours against the reference hub design, the renderer, the decoders, start-up (the release app in a
 # pty), the journal and paper ledger, and the bus (leader to follower through a nats-server it starts,
-# installed like the test tools). A few minutes; prints the table and writes bench-results.json.
+# installed like the test tools), and wire to screen (the release app in a pty fed by four fixture brokers,
+# its screen read by pyte; about 8 minutes of it). Prints the table and writes bench-results.json.
 # BENCH_ARGS=--quick for a dry run, BENCH_ARGS="--only bus" for one part.
-bench: release deps-test
+bench: release deps-test $(VENV)/.ready
+	@$(VENV)/bin/python3 -c 'import pyte' 2>/dev/null || $(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
 	$(SWIFT) build -c release --product Benchmarks
 	.build/release/Benchmarks --commonbroker .build/release/commonbroker --out bench-results.json $(BENCH_ARGS)
 

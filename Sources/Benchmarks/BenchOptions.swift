@@ -1,7 +1,7 @@
 /// Command-line options of the benchmark executable.
 struct BenchOptions: Sendable {
     enum Part: String, Sendable, CaseIterable {
-        case hub, render, decode, startup, journal, paper, bus
+        case hub, render, decode, startup, journal, paper, bus, wire
     }
 
     var runs = 3
@@ -19,11 +19,17 @@ struct BenchOptions: Sendable {
     /// Deliveries per lockstep fan-out run; two callgrind runs that differ only here give the
     /// instructions per delivery without set-up and tear-down.
     var fanOutDeliveries: Int?
+    /// Wire to screen: the measurement window per scenario (seconds), the scenarios to run (`50x1000`,
+    /// `idle`, `demo`; empty = all) and the Python with websockets and pyte (default: .venv's).
+    var wireSeconds: Double?
+    var wireScenarios: Set<String> = []
+    var python: String?
 
     static let usage = """
-        usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup,journal,paper,bus] [--out PATH] [--commonbroker PATH]
+        usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup,journal,paper,bus,wire] [--out PATH] [--commonbroker PATH]
                           [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,fanout,slow,memory]
                           [--rates 100,1000,10000] [--designs ours,reference] [--fanout-deliveries N]
+                          [--wire-seconds S] [--wire-scenarios idle,50x100,...,500x10000,demo] [--python PATH]
         """
 
     static func parse(_ arguments: [String]) -> BenchOptions {
@@ -42,6 +48,9 @@ struct BenchOptions: Sendable {
             case "--rates": options.rates = (rest.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }
             case "--designs": options.designs = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
             case "--fanout-deliveries": options.fanOutDeliveries = rest.popFirst().flatMap { Int($0) }
+            case "--wire-seconds": options.wireSeconds = rest.popFirst().flatMap { Double($0) }
+            case "--wire-scenarios": options.wireScenarios = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
+            case "--python": options.python = rest.popFirst()
             case "--commonbroker": options.commonbroker = rest.popFirst() ?? options.commonbroker
             default:
                 print(usage)

@@ -247,12 +247,57 @@ struct BenchReport {
                      + (figures.notes["startup"].map { " (\($0))" } ?? ""))
         lines.append("")
 
+        lines += wireToScreenTable()
+
         lines.append("Targets")
         for check in targets {
             let verdict = check.passed.map { $0 ? "PASS" : "FAIL" } ?? "n/a "
             lines.append("  \(verdict)  \(Format.padded(check.name, 30))  \(Format.padded(check.target, 44))  \(check.measured)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Issue 18's wire-to-screen scenarios, one row each, the demo beside them.
+    func wireToScreenTable() -> [String] {
+        guard figures.runs.keys.contains(where: { $0.hasPrefix("wire.") }) || figures.notes["wire"] != nil else { return [] }
+        func median(_ name: String) -> Double? { figures.median(name) }
+        func cell(_ value: Double?, _ format: (Double) -> String) -> String { value.map(format) ?? "—" }
+        var lines = ["Wire to screen: fixture writes a frame → its price on the screen, read by pyte off the release app's 120x50 pty"]
+        lines.append("  " + (figures.notes["wire"] ?? ""))
+        let widths = [16, 9, 30, 9, 8, 9, 10, 12]
+        lines.append(zip(["scenario", "achieved", "p50 / p99 / max", "reached", "samples", "CPU", "peak RSS", "fixt./reader"], widths).enumerated()
+            .map { Format.padded($1.0, $1.1, right: $0 > 0) }.joined(separator: "  "))
+        var unmeasured: [String] = []
+        let scenarios = [WireToScreenBenchmark.idle] + WireToScreenBenchmark.loaded
+        for (label, base) in scenarios.map({ ("\($0.symbolsPerBroker)×4 @ \(Format.rate(Double($0.eventsPerSecond)))/s", $0.figure) }) + [("demo (default)", "wire.demo")] {
+            if let note = figures.notes[base] { unmeasured.append("  \(label): \(note)") }
+            guard median("\(base).cpuPercentOfCore") != nil else { continue }
+            let latency = base == "wire.demo" ? "n/a (no write times)"
+                : [median("\(base).p50Milliseconds"), median("\(base).p99Milliseconds"), median("\(base).maxMilliseconds")]
+                    .map { cell($0, Format.milliseconds) }.joined(separator: " / ")
+            let cells = [label, cell(median("\(base).achievedRate"), { Format.rate($0) + "/s" }), latency,
+                         cell(median("\(base).reachedPercent"), { String(format: "%.1f %%", $0) }),
+                         cell(median("\(base).samples"), { String(format: "%.0f", $0) }),
+                         cell(median("\(base).cpuPercentOfCore"), { String(format: "%.1f %%", $0) }),
+                         cell(median("\(base).peakRSSBytes"), { String(format: "%.1f MB", $0 / 1e6) }),
+                         "\(cell(median("\(base).fixturesCPUPercentOfCore"), { String(format: "%.0f", $0) }))/"
+                            + "\(cell(median("\(base).readerCPUPercentOfCore"), { String(format: "%.0f %%", $0) }))"]
+            lines.append(zip(cells, widths).enumerated().map { Format.padded($1.0, $1.1, right: $0 > 0) }.joined(separator: "  "))
+        }
+        let idle = WireToScreenBenchmark.idle.figure
+        if median("\(idle).idleP50Milliseconds") != nil {
+            lines.append("  after an idle frame (10 events/s; no output for 33 ms before the write): "
+                         + [median("\(idle).idleP50Milliseconds"), median("\(idle).idleP99Milliseconds"), median("\(idle).idleMaxMilliseconds")]
+                            .map { cell($0, Format.milliseconds) }.joined(separator: " / ")
+                         + " (\(cell(median("\(idle).idleSamples"), { String(format: "%.0f", $0) })) samples)")
+        }
+        lines.append("  N×4: N watchlist symbols on each of the four brokers (4N rows); the rate is over all four. Latency and reached count the")
+        lines.append("  prices written in the window for the rows on screen (the sorted watchlist's first ~46); reached is the share of them ever")
+        lines.append("  on screen: the app draws at most 30 frames/s, so a row updated faster shows each frame's newest price only (conflation).")
+        lines.append("  CPU: the app's user+sys over the window, % of one core; fixt./reader: the four fixture servers' and pyte reader's, same machine.")
+        lines += unmeasured
+        lines.append("")
+        return lines
     }
 
     // MARK: JSON

@@ -1,4 +1,4 @@
-/// The targets of issues 6, 15 and 16, judged on the medians (and, for "every subscriber current", on every run).
+/// The targets of issues 6, 15, 16 and 18, judged on the medians (and, for "every subscriber current", on every run).
 struct TargetCheck: Sendable {
     var name: String
     var target: String
@@ -100,6 +100,50 @@ enum BenchTargets {
         checks.append(TargetCheck(
             name: "first frame", target: "≤ 150 ms", measured: startup.map { Format.milliseconds($0) } ?? "not measured",
             passed: startup.map { $0 <= 150 }))
+        checks += wireToScreen(figures)
+        return checks
+    }
+
+    /// Issue 18: wire to screen, read by pyte off the app's pty (WireToScreenBenchmark).
+    static func wireToScreen(_ figures: Figures) -> [TargetCheck] {
+        var checks: [TargetCheck] = []
+        func notMeasured(_ name: String) -> String { figures.notes[name] ?? figures.notes["wire"].flatMap { $0.hasPrefix("not measured") ? $0 : nil } ?? "—" }
+        let idle = WireToScreenBenchmark.idle.figure
+        let idleP50 = figures.median("\(idle).idleP50Milliseconds")
+        let idleP99 = figures.median("\(idle).idleP99Milliseconds")
+        checks.append(TargetCheck(
+            name: "wire: change after an idle frame", target: "on screen ≤ 5 ms, p99 ≤ 10 ms (10 events/s)",
+            measured: idleP50.map { p50 in "\(Format.milliseconds(p50)), p99 \(idleP99.map(Format.milliseconds) ?? "—")" } ?? notMeasured(idle),
+            passed: idleP50.flatMap { p50 in idleP99.map { p50 <= 5 && $0 <= 10 } }))
+        for scenario in [WireToScreenBenchmark.idle] + WireToScreenBenchmark.loaded {
+            let p50 = figures.median("\(scenario.figure).p50Milliseconds")
+            let p99 = figures.median("\(scenario.figure).p99Milliseconds")
+            let reached = figures.median("\(scenario.figure).reachedPercent")
+            checks.append(TargetCheck(
+                name: "wire \(scenario.symbolsPerBroker)×4 at \(Format.rate(Double(scenario.eventsPerSecond)))/s", target: "p50 ≤ 20 ms, p99 ≤ 40 ms",
+                measured: p50.map { p50 in
+                    "\(Format.milliseconds(p50)) / \(p99.map(Format.milliseconds) ?? "—"), reached \(reached.map { String(format: "%.0f %%", $0) } ?? "—")"
+                } ?? notMeasured(scenario.figure),
+                passed: p50.flatMap { p50 in p99.map { p50 <= 20 && $0 <= 40 } }))
+        }
+        for (rate, limit) in [(1_000, 1.0), (10_000, 8.0)] {
+            let shares = WireToScreenBenchmark.symbolCounts.compactMap { symbols -> (Int, Double)? in
+                figures.median("\(WireToScreenBenchmark.Scenario(symbolsPerBroker: symbols, eventsPerSecond: rate).figure).cpuPercentOfCore").map { (symbols, $0) }
+            }
+            checks.append(TargetCheck(
+                name: "wire CPU at \(Format.rate(Double(rate))) events/s", target: "≤ \(Int(limit)) % of a core (user+sys)",
+                measured: shares.isEmpty ? notMeasured(WireToScreenBenchmark.Scenario(symbolsPerBroker: 50, eventsPerSecond: rate).figure)
+                    : shares.map { "\($0.0)×4: \(String(format: "%.1f %%", $0.1))" }.joined(separator: ", "),
+                passed: shares.isEmpty ? nil : shares.allSatisfy { $0.1 <= limit }))
+        }
+        let peaks = WireToScreenBenchmark.rates.compactMap { rate in
+            figures.median("\(WireToScreenBenchmark.Scenario(symbolsPerBroker: 500, eventsPerSecond: rate).figure).peakRSSBytes")
+        }
+        // MB: 10^6 bytes, the stricter reading.
+        checks.append(TargetCheck(
+            name: "wire RSS at 4 × 500 symbols", target: "peak ≤ 50 MB",
+            measured: peaks.max().map { String(format: "%.1f MB peak", $0 / 1e6) } ?? notMeasured(WireToScreenBenchmark.Scenario(symbolsPerBroker: 500, eventsPerSecond: 100).figure),
+            passed: peaks.max().map { $0 <= 50e6 }))
         return checks
     }
 }

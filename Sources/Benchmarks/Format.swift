@@ -35,6 +35,8 @@ enum Format {
         }
     }
 
+    static func seconds(_ value: Double) -> String { String(format: "%g s", value) }
+
     static func percent(_ value: Double) -> String { String(format: "%.1f %%", value) }
 
     static func padded(_ text: String, _ width: Int, right: Bool = false) -> String {

@@ -5,7 +5,8 @@ import Glibc
 
 // `make bench`: our hub against the reference design it replaced, the renderer, the decoders, the
 // ledger's replay, the paper broker's replay and P&L, the bus from a leader to a follower through
-// nats-server, and start-up. Prints the table and writes every figure to bench-results.json.
+// nats-server, start-up, and wire to screen (the release app fed by fixture brokers, its screen read by
+// pyte). Prints the table and writes every figure to bench-results.json.
 // The renderer benchmark runs this executable in a pseudo-terminal to count what ncurses writes.
 if CommandLine.arguments.dropFirst().first == CursesBytesBenchmark.childFlag {
     CursesBytesBenchmark.runChild(Array(CommandLine.arguments.dropFirst(2)))
@@ -88,6 +89,22 @@ if options.parts.contains(.startup) {
     var bench = StartupBenchmark(binary: options.commonbroker)
     bench.runs = options.runs
     bench.log = log
+    figures.merge(bench.run())
+}
+if options.parts.contains(.wire) {
+    let root = WireToScreenBenchmark.repositoryRoot
+    var bench = WireToScreenBenchmark(
+        binary: options.commonbroker,
+        python: options.python ?? ProcessInfo.processInfo.environment["COMMONBROKER_PYTHON"]
+            ?? root.appendingPathComponent(".venv/bin/python3").path,
+        script: root.appendingPathComponent("Tests/Fixtures/bench/wire_to_screen.py").path)
+    bench.log = log
+    bench.only = options.wireScenarios
+    if options.quick {
+        bench.seconds = 3
+        bench.warmup = 1
+    }
+    if let seconds = options.wireSeconds { bench.seconds = seconds }
     figures.merge(bench.run())
 }
 

@@ -7,7 +7,7 @@ JSON, the same field names, types and message order. One process serves one brok
 Usage: stream_fixture_server.py --broker polygon|alpaca|finnhub|tradier [--port N] [--tls CERT KEY]
            [--interval SECONDS] [--auth-timeout SECONDS] [--ping-interval SECONDS]
            [--symbol-limit N] [--session-ttl SECONDS] [--start-ms MS] [--routes DIR] [--forever]
-           [--malformed-every N]
+           [--malformed-every N] [--rate EVENTS_PER_SECOND] [--rate-phase F] [--sequence-prices] [--write-log FILE]
 
 Prints `LISTENING <port>` once it accepts connections and exits when its stdin closes (the test
 process holds the other end), like Tests/Fixtures/ws/echo_server.py. `--port 0` (the default) picks a
@@ -75,6 +75,28 @@ text frame that is not JSON (MALFORMED_FRAMES: the broker's own message cut shor
 truncates frames or a buggy feed sends it), on the same connection, which stays open. Clients must skip
 it and go on (issue 13).
 
+Paced load, for `make bench`'s wire-to-screen scenario (Sources/Benchmarks/WireToScreenBenchmark.swift):
+  --rate N          instead of one tick for every symbol per `--interval`, each connection gets N events
+                    per second in total (the app holds one connection per broker), one symbol at a time
+                    round-robin over the connection's subscribed symbols in sorted order, paced on time.monotonic deadlines
+                    (start + n/N). Events that fall due together go out as one batch (one frame per
+                    broker message as in a tick: Polygon, Alpaca and Finnhub put a batch's events in one
+                    array frame, Tradier sends one object per frame). A server that falls behind catches
+                    up in batches of at most one event per subscribed symbol and never skips an event;
+                    the write log shows the rate achieved. `--rate-phase F` (0 to 1) shifts every deadline
+                    by F/N: servers started together with phases 0, 1/4, 2/4, 3/4 interleave their events
+                    evenly instead of sending them in step.
+  --sequence-prices an event's price carries the server's global event sequence number s (from 1):
+                    price = (10000 + s) / 100, i.e. 100.01, 100.02, ...; the bid one cent below and the
+                    ask one cent above, as in ticks. Fields that quote other ticks (Polygon AM bars'
+                    open and low, Tradier's summary) keep the deterministic formula.
+  --write-log FILE  one line per event written: `<sequence> <symbol> <monotonic_ns>`, the time
+                    (time.monotonic_ns, CLOCK_MONOTONIC) taken right after the `await ws.send` of the
+                    batch's last frame returned, i.e. once the frames were handed to the socket. The
+                    sequence is the `--sequence-prices` one (counted with or without that option).
+                    Buffered; flushed every 100 ms and when the server exits (stdin closed, SIGTERM).
+Without these options the server's output is unchanged.
+
 With `--routes DIR`, plain HTTP requests (not upgrades; websockets reads no request body, so only
 bodiless ones) are answered from the routes.json files under
 DIR by the rules of Tests/Fixtures/http_fixture_server.py, so one process serves a broker's REST
@@ -97,7 +119,9 @@ import asyncio
 import datetime
 import http
 import json
+import math
 import os
+import signal
 import ssl
 import sys
 import time
@@ -186,6 +210,27 @@ class Server:
         self.options = options
         self.authenticated = {}
         self.connections = 0
+        self.sequence = 0
+        self.write_log = open(options.write_log, "w", buffering=1 << 20) if options.write_log else None
+        self.log_flushed = time.monotonic()
+
+    def next_sequence(self):
+        self.sequence += 1
+        return self.sequence
+
+    def record_writes(self, events):
+        """`events`: (sequence, symbol) pairs whose frames were just handed to the socket."""
+        if self.write_log is None or not events:
+            return
+        stamp = time.monotonic_ns()
+        self.write_log.write("".join(f"{sequence} {symbol} {stamp}\n" for sequence, symbol in events))
+        if time.monotonic() - self.log_flushed >= 0.1:
+            self.flush_log()
+
+    def flush_log(self):
+        if self.write_log is not None:
+            self.write_log.flush()
+            self.log_flushed = time.monotonic()
 
     def claim(self, key):
         if self.authenticated.get(key, 0) > 0:
@@ -212,6 +257,9 @@ class Stream:
         self.last_sent = time.monotonic()
         self.ticks_with_data = 0
         self.malformed_sent = 0
+        # --rate / --sequence-prices: each symbol's current event sequence, and the events not yet logged.
+        self.sequences = {}
+        self.unlogged = []
 
     def now_ms(self):
         if self.options.start_ms is not None:
@@ -221,7 +269,30 @@ class Stream:
     def next_tick(self, symbol):
         tick = self.ticks.get(symbol, 0)
         self.ticks[symbol] = tick + 1
+        if self.options.rate or self.options.sequence_prices or self.options.write_log:
+            sequence = self.server.next_sequence()
+            self.sequences[symbol] = (tick, sequence)
+            self.unlogged.append((sequence, symbol))
         return tick
+
+    def sequenced(self, symbol, tick):
+        """The sequence number that prices `symbol`'s `tick` under --sequence-prices, else None."""
+        if not self.options.sequence_prices:
+            return None
+        current = self.sequences.get(symbol)
+        return current[1] if current is not None and current[0] == tick else None
+
+    def price(self, symbol, tick):
+        sequence = self.sequenced(symbol, tick)
+        return price(symbol, tick) if sequence is None else (10_000 + sequence) / 100
+
+    def bid_ask(self, symbol, tick):
+        sequence = self.sequenced(symbol, tick)
+        return bid_ask(symbol, tick) if sequence is None else ((9_999 + sequence) / 100, (10_001 + sequence) / 100)
+
+    def chosen(self, symbols, only):
+        """`symbols` (sorted), limited to `only` when a paced batch names some."""
+        return symbols if only is None else [symbol for symbol in symbols if symbol in only]
 
     def forget(self, symbols):
         for symbol in symbols:
@@ -237,7 +308,7 @@ class Stream:
     async def run(self, protocol):
         self.server.connections += 1
         report(f"CONNECTED {self.path}")
-        ticker = asyncio.create_task(self.tick_forever(protocol))
+        ticker = asyncio.create_task(self.pace_forever(protocol) if self.options.rate else self.tick_forever(protocol))
         deadline = asyncio.create_task(self.auth_deadline(protocol))
         try:
             await protocol.opened()
@@ -258,6 +329,47 @@ class Stream:
                 messages = protocol.tick()
                 for message in messages:
                     await self.send(message)
+                self.logged()
+                if messages:
+                    await self.maybe_send_malformed()
+                self.tick_number += 1
+                ping = protocol.ping_interval()
+                if ping is not None and time.monotonic() - self.last_sent >= ping:
+                    await self.send(compact({"type": "ping"}))
+        except ConnectionClosed:
+            pass
+
+    def logged(self):
+        self.server.record_writes(self.unlogged)
+        self.unlogged = []
+
+    async def pace_forever(self, protocol):
+        """--rate: events one symbol at a time, round-robin, on deadlines start + n / rate (n events sent
+        since the first symbol was subscribed), shifted by --rate-phase. The rate is the connection's (the
+        app holds one per broker)."""
+        rate, phase = self.options.rate, self.options.rate_phase
+        start, sent, cursor = None, 0, 0
+        try:
+            while True:
+                symbols = sorted(protocol.subscribed())
+                now = time.monotonic()
+                if not symbols:
+                    start = None
+                    await asyncio.sleep(0.01)
+                    continue
+                if start is None:
+                    start, sent = now, 0
+                due = min(max(0, math.floor((now - start) * rate - phase)) - sent, len(symbols))
+                if due <= 0:
+                    await asyncio.sleep(max(0.0, start + (sent + 1 + phase) / rate - now))
+                    continue
+                batch = {symbols[(cursor + index) % len(symbols)] for index in range(due)}
+                cursor = (cursor + due) % len(symbols)
+                sent += due
+                messages = protocol.tick(batch)
+                for message in messages:
+                    await self.send(message)
+                self.logged()
                 if messages:
                     await self.maybe_send_malformed()
                 self.tick_number += 1
@@ -354,24 +466,27 @@ class PolygonProtocol:
             await self.stream.send(compact(acknowledgements))
         report(symbols_line(self.channels))
 
-    def tick(self):
+    def subscribed(self):
+        return set(self.channels)
+
+    def tick(self, only=None):
         events = []
         milliseconds = self.stream.now_ms()
-        for symbol in sorted(self.channels):
+        for symbol in self.stream.chosen(sorted(self.channels), only):
             channels = self.channels[symbol]
             if symbol == INVALID_SYMBOL or not channels & {"T", "Q", "AM"}:
                 continue
             tick = self.stream.next_tick(symbol)
             sequence = 1_190_000 + self.stream.tick_number
             if "T" in channels:
-                events.append({"ev": "T", "sym": symbol, "i": str(52_983 + tick), "x": 4, "p": price(symbol, tick), "s": 100,
+                events.append({"ev": "T", "sym": symbol, "i": str(52_983 + tick), "x": 4, "p": self.stream.price(symbol, tick), "s": 100,
                                "c": [12, 37], "t": milliseconds, "q": sequence, "z": 3})
             if "Q" in channels:
-                bid, ask = bid_ask(symbol, tick)
+                bid, ask = self.stream.bid_ask(symbol, tick)
                 events.append({"ev": "Q", "sym": symbol, "bx": 19, "bp": bid, "bs": 2, "ax": 11, "ap": ask, "as": 1, "c": 1,
                                "i": [604], "t": milliseconds, "q": sequence + 1, "z": 3})
             if "AM" in channels and tick % 10 == 9:
-                last = price(symbol, tick)
+                last = self.stream.price(symbol, tick)
                 events.append({"ev": "AM", "sym": symbol, "v": 6123, "av": 38_211_905, "op": price(symbol, 0), "vw": last,
                                "o": price(symbol, tick - 9), "c": last, "h": last, "l": price(symbol, tick - 9),
                                "a": last, "z": 88, "s": milliseconds - 60_000, "e": milliseconds})
@@ -470,18 +585,21 @@ class AlpacaProtocol:
         await self.stream.send(compact([echo]))
         report(symbols_line(self.symbols()))
 
-    def tick(self):
+    def subscribed(self):
+        return self.symbols()
+
+    def tick(self, only=None):
         messages = []
         milliseconds = self.stream.now_ms()
         digits = (9, 0, 3, 6)[self.stream.tick_number % 4]
         stamp = rfc3339(milliseconds, digits)
-        for symbol in sorted(self.symbols()):
+        for symbol in self.stream.chosen(sorted(self.symbols()), only):
             tick = self.stream.next_tick(symbol)
             if symbol in self.lists["trades"]:
-                messages.append({"T": "t", "S": symbol, "i": 96_921 + tick, "x": "V", "p": price(symbol, tick), "s": 100,
+                messages.append({"T": "t", "S": symbol, "i": 96_921 + tick, "x": "V", "p": self.stream.price(symbol, tick), "s": 100,
                                  "c": ["@"], "t": stamp, "z": "C"})
             if symbol in self.lists["quotes"]:
-                bid, ask = bid_ask(symbol, tick)
+                bid, ask = self.stream.bid_ask(symbol, tick)
                 messages.append({"T": "q", "S": symbol, "bx": "V", "bp": bid, "bs": 3, "ax": "V", "ap": ask, "as": 2,
                                  "c": ["R"], "t": stamp, "z": "C"})
         return [compact(messages)] if messages else []
@@ -524,12 +642,15 @@ class FinnhubProtocol:
             self.stream.forget([symbol])
         report(symbols_line(self.symbols))
 
-    def tick(self):
+    def subscribed(self):
+        return set(self.symbols)
+
+    def tick(self, only=None):
         data = []
         milliseconds = self.stream.now_ms()
-        for symbol in sorted(self.symbols):
+        for symbol in self.stream.chosen(sorted(self.symbols), only):
             tick = self.stream.next_tick(symbol)
-            trade = {"p": price(symbol, tick), "s": symbol, "t": milliseconds, "v": 0 if tick % 5 == 4 else 100}
+            trade = {"p": self.stream.price(symbol, tick), "s": symbol, "t": milliseconds, "v": 0 if tick % 5 == 4 else 100}
             conditions = tick % 3
             if conditions == 0:
                 trade["c"] = ["1", "12"]
@@ -602,13 +723,16 @@ class TradierProtocol:
         report("SESSION expired")
         await self.stream.close(1000, "")
 
-    def tick(self):
+    def subscribed(self):
+        return set(self.symbols)
+
+    def tick(self, only=None):
         messages = []
         milliseconds = str(self.stream.now_ms())
-        for symbol in sorted(self.symbols):
+        for symbol in self.stream.chosen(sorted(self.symbols), only):
             tick = self.stream.next_tick(symbol)
-            last = price_text(price(symbol, tick))
-            bid, ask = bid_ask(symbol, tick)
+            last = price_text(self.stream.price(symbol, tick))
+            bid, ask = self.stream.bid_ask(symbol, tick)
             volume = str(38_211_905 + 200 * tick)
             for kind in self.filter:
                 if kind == "quote":
@@ -692,9 +816,10 @@ def make_process_request(options, routes):
     return process_request
 
 
-def exit_when_stdin_closes(loop):
+def exit_when_stdin_closes(loop, server):
     def on_readable():
         if not os.read(sys.stdin.fileno(), 1024):
+            server.flush_log()
             os._exit(0)
 
     loop.add_reader(sys.stdin.fileno(), on_readable)
@@ -715,6 +840,10 @@ def parse_options(argv=None):
     parser.add_argument("--routes", help="answer plain HTTP requests from the routes.json files under this directory")
     parser.add_argument("--forever", action="store_true", help="ignore stdin; run until SIGTERM or SIGINT")
     parser.add_argument("--malformed-every", type=int, default=0, help="send a frame that is not JSON after every N-th tick with data")
+    parser.add_argument("--rate", type=float, default=0, help="events per second per connection, round-robin over its symbols (instead of ticks)")
+    parser.add_argument("--rate-phase", type=float, default=0, help="--rate: shift the deadlines by this fraction of an interval")
+    parser.add_argument("--sequence-prices", action="store_true", help="prices carry the server's event sequence number: (10000 + s) / 100")
+    parser.add_argument("--write-log", metavar="FILE", help="one line per event written: <sequence> <symbol> <monotonic_ns>")
     return parser.parse_args(argv)
 
 
@@ -731,9 +860,14 @@ async def main():
     if options.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(options.tls[0], options.tls[1])
-    if not options.forever:
-        exit_when_stdin_closes(asyncio.get_running_loop())
     server = Server(options)
+    if not options.forever:
+        exit_when_stdin_closes(asyncio.get_running_loop(), server)
+    if server.write_log is not None:
+        def flush_and_exit():
+            server.flush_log()
+            os._exit(0)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, flush_and_exit)
 
     async def handle(ws):
         stream = Stream(server, ws)
