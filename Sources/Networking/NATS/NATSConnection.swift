@@ -220,15 +220,10 @@ public final class NATSConnection: Sendable {
     /// Subscribes to `subject` (wildcards allowed); messages arrive on the subscription's `messages`.
     /// Members of one `queueGroup` share the messages, each going to one of them.
     public func subscribe(to subject: String, queueGroup: String? = nil, bufferLimit: Int? = nil) throws(NATSError) -> NATSSubscription {
-        if let problem = NATSSubject.subscriptionProblem(subject) { throw .invalidSubject(subject, reason: problem) }
-        if let queueGroup, let problem = NATSSubject.queueGroupProblem(queueGroup) {
-            throw .invalidSubject(queueGroup, reason: "as a queue group \(problem)")
+        let limit = bufferLimit ?? options.subscriptionBufferLimit
+        return try register(subject, queueGroup: queueGroup) { [channel] sid in
+            NATSSubscription(subject: subject, queueGroup: queueGroup, sid: sid, bufferLimit: limit, channel: channel)
         }
-        let sid = String(nextSID.add(1, ordering: .relaxed).oldValue)
-        let subscription = NATSSubscription(
-            subject: subject, queueGroup: queueGroup, sid: sid, bufferLimit: bufferLimit ?? options.subscriptionBufferLimit, channel: channel)
-        try enqueue(.subscribe(subscription))
-        return subscription
     }
 
     /// Subscribes with each message handed to `push` on the I/O thread (which must not block), for
@@ -236,9 +231,16 @@ public final class NATSConnection: Sendable {
     func subscribe(
         to subject: String, push: @escaping @Sendable (NATSMessage) -> NATSMailboxPush, end: @escaping @Sendable () -> Void
     ) throws(NATSError) -> NATSSubscription {
+        try register(subject) { [channel] sid in NATSSubscription(subject: subject, sid: sid, channel: channel, push: push, end: end) }
+    }
+
+    /// Checks the subject and queue group, gives the subscription the next id and sends it to the I/O thread.
+    private func register(_ subject: String, queueGroup: String? = nil, _ make: (String) -> NATSSubscription) throws(NATSError) -> NATSSubscription {
         if let problem = NATSSubject.subscriptionProblem(subject) { throw .invalidSubject(subject, reason: problem) }
-        let sid = String(nextSID.add(1, ordering: .relaxed).oldValue)
-        let subscription = NATSSubscription(subject: subject, sid: sid, channel: channel, push: push, end: end)
+        if let queueGroup, let problem = NATSSubject.queueGroupProblem(queueGroup) {
+            throw .invalidSubject(queueGroup, reason: "as a queue group \(problem)")
+        }
+        let subscription = make(String(nextSID.add(1, ordering: .relaxed).oldValue))
         try enqueue(.subscribe(subscription))
         return subscription
     }
