@@ -42,14 +42,20 @@ import Testing
         #expect(line?.contains(" 20 ") == true, "the position is not 20 shares:\n\(session.lastScreen)")
         try await session.send("Escape")
 
-        // Sell 10 with a limit a cent below the bid: marketable, so it fills at the bid, the better price.
+        // Sell 10 with a limit 2 % below the bid the ticket shows: marketable, so it fills at the bid, the
+        // better price. The margin is wide because the 20 ms walk keeps moving while the keys are typed: a
+        // cent below once left the order resting when the bid dropped two cents before it arrived.
         // (A limit above the market fills only if the random walk gets there, which no fixed wait can
         // promise; the waiting path is covered by the fill rules' and the paper broker's own tests.)
         try await session.send("S")
         try await session.send("10", literal: true)
         let sellTicket = try await session.waitForScreen { Self.priceNow(in: $0) != nil && $0.contains("Sell AAPL") }
         let bid = try #require(sellTicket.flatMap(Self.priceNow(in:)), "no price on the ticket:\n\(session.lastScreen)")
-        let limit = bid - Decimal(string: "0.01")!
+        var unrounded = bid * Decimal(string: "0.98")!
+        var limit = Decimal()
+        NSDecimalRound(&limit, &unrounded, 2, .down)
+        // Whole dimes would print as "251.3" here but "251.30" on screen; a last cent digit keeps both alike.
+        if "\(limit)".split(separator: ".").last?.count != 2 { limit -= Decimal(string: "0.01")! }
         try await session.send("Tab")
         try await session.send("Right")
         try await session.send("Tab")
