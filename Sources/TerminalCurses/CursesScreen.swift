@@ -81,13 +81,15 @@ final class CursesScreen {
     }
 
     /// Draws the cells that differ from the screen; an identical frame writes nothing at all.
-    func draw(_ frame: ScreenBuffer) {
+    /// Draws what changed since the last frame; false when nothing did and nothing was written.
+    @discardableResult
+    func draw(_ frame: ScreenBuffer) -> Bool {
         if frame.colorDefinitions != definitions { define(frame.colorDefinitions) }
         let frame = CursesFrameWriter.fitted(frame, to: size)
         let cursorBefore = writer.onScreen?.cursor
         let runs = writer.changes(to: frame)
         let cursorMoved = cursorBefore?.column != frame.cursor?.column || cursorBefore?.row != frame.cursor?.row
-        guard !runs.isEmpty || cursorMoved else { return }
+        guard !runs.isEmpty || cursorMoved else { return false }
         for run in runs {
             draw(run)
         }
@@ -100,6 +102,7 @@ final class CursesScreen {
         }
         wnoutrefresh(cb_stdscr())
         doupdate()
+        return true
     }
 
     private func draw(_ run: CellRun) {

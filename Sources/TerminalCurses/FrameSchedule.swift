@@ -6,11 +6,18 @@ struct FrameSchedule: Sendable {
     let minimumInterval: Duration
     /// Nil: no idle redraws, the loop sleeps until something happens.
     let idleInterval: Duration?
+    /// The last frame the cap counts from: one that was asked for, or that changed the terminal.
     private(set) var lastFrame: Instant?
+    /// The last frame composed, whatever it changed: the idle interval counts from it.
+    private(set) var lastComposed: Instant?
     private(set) var needsDisplay = true
 
     init(maxFramesPerSecond: Int, idleInterval: Duration) {
-        minimumInterval = .seconds(1) / max(1, maxFramesPerSecond)
+        self.init(minimumInterval: .seconds(1) / max(1, maxFramesPerSecond), idleInterval: idleInterval)
+    }
+
+    init(minimumInterval: Duration, idleInterval: Duration) {
+        self.minimumInterval = minimumInterval
         self.idleInterval = idleInterval > .zero ? idleInterval : nil
     }
 
@@ -20,18 +27,22 @@ struct FrameSchedule: Sendable {
 
     /// When the next frame is due; nil when only an event can make one due.
     var nextFrame: Instant? {
-        guard let lastFrame else { return nil }
-        if needsDisplay { return lastFrame + minimumInterval }
-        return idleInterval.map { lastFrame + $0 }
+        guard let lastComposed else { return nil }
+        if needsDisplay { return lastFrame.map { $0 + minimumInterval } ?? lastComposed }
+        return idleInterval.map { lastComposed + $0 }
     }
 
     func isDue(at now: Instant) -> Bool {
-        guard lastFrame != nil else { return true }
+        guard lastComposed != nil else { return true }
         return nextFrame.map { $0 <= now } ?? false
     }
 
-    mutating func didDraw(at now: Instant) {
-        lastFrame = now
+    /// `changedTerminal`: the frame wrote something. An idle redraw that found nothing to change does not
+    /// hold back the next frame: a price that arrives just after it is drawn at once, not a frame
+    /// interval later (the wire-to-screen bench's idle case: its p99 was that interval).
+    mutating func didDraw(at now: Instant, changedTerminal: Bool = true) {
+        if needsDisplay || changedTerminal || lastFrame == nil { lastFrame = now }
+        lastComposed = now
         needsDisplay = false
     }
 

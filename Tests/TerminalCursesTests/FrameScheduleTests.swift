@@ -47,4 +47,35 @@ import Testing
         schedule.setNeedsDisplay()
         #expect(schedule.pollTimeout(at: start) == 1000)
     }
+
+    @Test func anIdleRedrawThatChangedNothingDoesNotHoldBackTheNextFrame() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        schedule.didDraw(at: start + .milliseconds(500), changedTerminal: false)
+        schedule.setNeedsDisplay()
+        #expect(schedule.isDue(at: start + .milliseconds(501)))
+        // The idle interval still counts from the frame composed last.
+        schedule.didDraw(at: start + .milliseconds(501))
+        #expect(schedule.pollTimeout(at: start + .milliseconds(501)) == 500)
+    }
+
+    @Test func anIdleRedrawThatChangedCellsHoldsBackTheNextFrame() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        schedule.didDraw(at: start + .milliseconds(500), changedTerminal: true)
+        schedule.setNeedsDisplay()
+        #expect(!schedule.isDue(at: start + .milliseconds(510)))
+        #expect(schedule.isDue(at: start + .milliseconds(534)))
+    }
+
+    @Test func aRequestedFrameThatChangedNothingStillCountsForTheCap() {
+        // Otherwise quotes of rows off screen would compose a frame on every wake-up.
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        schedule.setNeedsDisplay()
+        schedule.didDraw(at: start + .milliseconds(40), changedTerminal: false)
+        schedule.setNeedsDisplay()
+        #expect(!schedule.isDue(at: start + .milliseconds(50)))
+        #expect(schedule.isDue(at: start + .milliseconds(74)))
+    }
 }
