@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// The `commonbroker` command: parses arguments and runs the chosen command. Returns the exit status.
 public enum CommonBrokerMain {
@@ -18,7 +19,7 @@ public enum CommonBrokerMain {
             FileHandle.standardOutput.write(Data("commonbroker \(CommonBrokerVersion.string)\n".utf8))
             return 0
         case .run(let options):
-            guard let app = compose(options, environment) else { return 78 }
+            guard let app = compose(options, environment, frameClock: FrameClock()) else { return 78 }
             return await InteractiveCommand.run(app)
         case .print(let options, let output):
             guard let app = compose(options, environment) else { return 78 }
@@ -39,9 +40,11 @@ public enum CommonBrokerMain {
         }
     }
 
-    private static func compose(_ options: RunOptions, _ environment: [String: String], relay: Bool = false) -> AppComposition? {
+    private static func compose(
+        _ options: RunOptions, _ environment: [String: String], relay: Bool = false, frameClock: FrameClock? = nil
+    ) -> AppComposition? {
         do {
-            return try AppComposition.build(options: options, environment: environment, relay: relay)
+            return try AppComposition.build(options: options, environment: environment, relay: relay, frameClock: frameClock)
         } catch {
             StandardError.write("commonbroker: \(error.description)")
             return nil

@@ -21,6 +21,7 @@ final class CursesEventLoop {
     private let signalReadEnd: Int32
     private let callbacks: Callbacks
     private var schedule: FrameSchedule
+    private let frameClock: FrameClock?
     private var reportedSize: ScreenSize
     private let clock = ContinuousClock()
 
@@ -29,7 +30,12 @@ final class CursesEventLoop {
         self.wakeUp = wakeUp
         self.signalReadEnd = signalReadEnd
         self.callbacks = callbacks
-        self.schedule = FrameSchedule(maxFramesPerSecond: options.maxFramesPerSecond, idleInterval: options.idleRedrawInterval)
+        if let frameClock = options.frameClock {
+            self.schedule = FrameSchedule(minimumInterval: frameClock.frameInterval, idleInterval: options.idleRedrawInterval)
+        } else {
+            self.schedule = FrameSchedule(maxFramesPerSecond: options.maxFramesPerSecond, idleInterval: options.idleRedrawInterval)
+        }
+        self.frameClock = options.frameClock
         self.reportedSize = screen.size
     }
 
@@ -43,8 +49,9 @@ final class CursesEventLoop {
             }
             if ownsTerminal, schedule.isDue(at: clock.now) {
                 let size = screen.size
-                screen.draw(callbacks.frame(size, Date()))
-                schedule.didDraw(at: clock.now)
+                let changed = screen.draw(callbacks.frame(size, Date()))
+                schedule.didDraw(at: clock.now, changedTerminal: changed)
+                if let frameClock, let lastFrame = schedule.lastFrame { frameClock.frameDrawn(at: lastFrame) }
                 continue
             }
 

@@ -31,7 +31,7 @@ enum InteractiveCommand {
         let (events, input) = AsyncStream<AppEvent>.makeStream()
         let depthSource = Mutex<TerminalSession?>(nil)
         let session = TerminalSession(
-            options: TerminalSessionOptions(color: app.colorEnabled, mouse: app.config.mouse),
+            options: TerminalSessionOptions(color: app.colorEnabled, mouse: app.config.mouse, frameClock: app.frameClock),
             frame: { size, now in
                 frames.withLock { frames in
                     if frames.depth == nil { frames.depth = depthSource.withLock { $0?.colorDepth } }

@@ -5,6 +5,7 @@ import Foundation
 import Interactors
 import MarketDataHub
 import Stores
+import TerminalKit
 
 /// The composition root: every broker, the hub and the stores, built once from the command line, the
 /// environment and the config file. Nothing else in the app constructs services.
@@ -33,6 +34,8 @@ struct AppComposition {
     /// The bus sessions of the brokers this process may lead, for `commonbroker relay`, which keeps them
     /// open without a hub.
     let relayed: [AnyStreamingQuoteService]
+    /// The screen's frames, for an interactive run: its streams read just before each one.
+    let frameClock: FrameClock?
 
     /// A real broker that trades, as the trading desk takes it.
     struct RealTradingBroker {
@@ -45,7 +48,10 @@ struct AppComposition {
     }
 
     /// `relay`: built for `commonbroker relay`, a pinned leader of every broker it has credentials for.
-    static func build(options: RunOptions, environment: [String: String], relay: Bool = false) throws(StartupError) -> AppComposition {
+    /// `frameClock`: the screen's, when there is one (see `ScreenPacedReads`).
+    static func build(
+        options: RunOptions, environment: [String: String], relay: Bool = false, frameClock: FrameClock? = nil
+    ) throws(StartupError) -> AppComposition {
         let paths: AppPaths
         switch AppPaths.resolve(configOption: options.configPath, environment: environment) {
         case .success(let resolved): paths = resolved
@@ -72,7 +78,7 @@ struct AppComposition {
             let brokerEnvironment = options.replayDirectory == nil ? environment : config.environmentForReplay(environment)
             let assembled = BrokerAssembly.build(
                 config: config, options: options, environment: brokerEnvironment, servicer: servicer,
-                connector: BrokerAssembly.connector(tls: config.tls))
+                connector: BrokerAssembly.connector(tls: config.tls, frameClock: frameClock))
             real = assembled.brokers
             notes += assembled.notes.map { StatusMessage(.info, $0, at: startedAt) }
             notes += assembled.warnings.map { StatusMessage(.warning, $0, at: startedAt) }
@@ -141,7 +147,8 @@ struct AppComposition {
             holdings: ManualHoldings(file: ManualHoldingsFile(directory: URL(fileURLWithPath: paths.stateDirectory))),
             bus: bus,
             routes: routes,
-            relayed: relayed
+            relayed: relayed,
+            frameClock: frameClock
         )
     }
 }

@@ -3,6 +3,7 @@ import Domain
 import Foundation
 import Interactors
 import Networking
+import TerminalKit
 
 /// Builds the real brokers the config enables: one `ServiceContext` each (environment, base URL, the one
 /// servicer of this run), one `BrokerRequestGate` each (the documented request budget and the 429 pause
@@ -54,9 +55,11 @@ struct BrokerAssembly {
         return live
     }
 
-    /// The WebSocket client every streaming broker shares: TLS settings from the config.
-    static func connector(tls: AppConfig.TLS) -> LiveWebSocketConnector {
-        LiveWebSocketConnector(options: LiveWebSocketConnector.Options(extraCAFile: tls.caFile, allowInsecureTLS: tls.insecureSkipVerify))
+    /// The WebSocket client every streaming broker shares: TLS settings from the config, and reads paced
+    /// by the screen's frames when there is a screen.
+    static func connector(tls: AppConfig.TLS, frameClock: FrameClock? = nil) -> LiveWebSocketConnector {
+        LiveWebSocketConnector(options: LiveWebSocketConnector.Options(
+            extraCAFile: tls.caFile, allowInsecureTLS: tls.insecureSkipVerify, readPacing: frameClock.map(ScreenPacedReads.init)))
     }
 
     /// Whether a broker streams, and if the config asked for a stream it cannot have, why not (for a

@@ -25,6 +25,8 @@ public struct LiveWebSocketConnector: WebSocketConnector {
         /// Switches certificate and hostname verification off. Only for an explicit user choice that the
         /// app shows loudly on screen.
         public var allowInsecureTLS: Bool
+        /// Nil reads every message as it lands (the default; what a relay or a test wants).
+        public var readPacing: (any WebSocketReadPacing)?
 
         public init(
             connectTimeout: Duration = .seconds(10),
@@ -35,8 +37,10 @@ public struct LiveWebSocketConnector: WebSocketConnector {
             maxFrameSize: Int = WebSocketFrameCodec.defaultMaxFrameSize,
             maxMessageSize: Int = WebSocketMessageAssembler.defaultMaxMessageSize,
             extraCAFile: String? = nil,
-            allowInsecureTLS: Bool = false
+            allowInsecureTLS: Bool = false,
+            readPacing: (any WebSocketReadPacing)? = nil
         ) {
+            self.readPacing = readPacing
             self.connectTimeout = connectTimeout
             self.handshakeTimeout = handshakeTimeout
             self.pingAfterIdle = pingAfterIdle

@@ -32,6 +32,8 @@ final class WebSocketIOLoop {
     private var phase = Phase.open
     private var outbox = WebSocketOutbox<WebSocketIOChannel.Completion>()
     private var closeReceived = false
+    /// When bytes last arrived: read pacing allows one read per frame after it.
+    private var lastRead: ContinuousClock.Instant?
     private var ending = WebSocketEnding()
     /// What the socket must become before a stalled read or write can continue (TLS may need either).
     private var readWait = WebSocketTransportWait.readable
@@ -186,11 +188,21 @@ final class WebSocketIOLoop {
             finishClosingIfFlushed()
             guard phase != .done else { break }
 
-            var wanted: Set<WebSocketTransportWait> = [readWait]
+            // Holding reads leaves the bytes in the kernel's buffer (or TLS's) until the slot; a hang-up
+            // still wakes the poll, and reading then tells what happened.
+            let hold = phase == .open ? configuration.readPacing?.readSlot(lastRead: lastRead, now: .now) : nil
+            var wanted: Set<WebSocketTransportWait> = hold == nil ? [readWait] : []
             if !outbox.isEmpty { wanted.insert(writeWait) }
-            let deadline: ContinuousClock.Instant? = transport.hasBufferedInput ? .now : nextDeadline()
+            let deadline: ContinuousClock.Instant?
+            if let hold {
+                deadline = nextDeadline().map { min($0, hold) } ?? hold
+            } else {
+                deadline = transport.hasBufferedInput ? .now : nextDeadline()
+            }
             let readiness = WebSocketPoller.wait(socket: transport.descriptor, for: wanted, wakeDescriptor: channel.wakePipe.readDescriptor, until: deadline)
-            if readiness.readable || readiness.writable || readiness.failed || transport.hasBufferedInput {
+            // At the slot, read straight away rather than poll again first: the bytes are there.
+            let slotReached = hold.map { ContinuousClock.now >= $0 } ?? false
+            if readiness.failed || slotReached || (hold == nil && (readiness.readable || readiness.writable || transport.hasBufferedInput)) {
                 readAvailable()
             }
             checkDeadlines()
@@ -231,6 +243,7 @@ final class WebSocketIOLoop {
                 switch try transport.read(into: readBuffer) {
                 case .transferred(let count):
                     readWait = .readable
+                    lastRead = .now
                     heartbeat.received(at: elapsed)
                     received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count])[...])
                 case .wouldBlock(let wait):

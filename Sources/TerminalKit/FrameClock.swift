@@ -1,0 +1,61 @@
+import Synchronization
+
+/// The screen's frame times, published by the UI thread for work that is only worth doing just before
+/// the next frame. A frame shows only the newest price of each row, so a stream that reads its socket
+/// once per frame, shortly before it, puts the same prices on the screen at the same frame as one that
+/// reads every message the moment it lands, with a fraction of the wake-ups: at 1,000 events a second
+/// the app spent over 4 thread switches per event, each about 28 µs on this kind of machine.
+public final class FrameClock: Sendable {
+    /// The frame cap's interval: the UI draws no more often than this.
+    public let frameInterval: Duration
+    /// How long before a frame the work must be handed over to reach it: the hops from a socket through
+    /// the hub and the update loop to the UI thread, with room for a busy machine.
+    public let lead: Duration
+    private let origin: ContinuousClock.Instant
+    /// Nanoseconds from `origin` to the last frame; `Int64.min` before the first.
+    private let lastFrameNanoseconds = Atomic<Int64>(.min)
+
+    public init(framesPerSecond: Int = 30, lead: Duration = .milliseconds(5), origin: ContinuousClock.Instant = .now) {
+        frameInterval = .seconds(1) / max(1, framesPerSecond)
+        self.lead = lead
+        self.origin = origin
+    }
+
+    /// Called by the UI thread with each frame the cap counts from.
+    public func frameDrawn(at instant: ContinuousClock.Instant) {
+        lastFrameNanoseconds.store(Self.nanoseconds(origin.duration(to: instant)), ordering: .relaxed)
+    }
+
+    public var lastFrame: ContinuousClock.Instant? {
+        let stored = lastFrameNanoseconds.load(ordering: .relaxed)
+        return stored == .min ? nil : origin + .nanoseconds(stored)
+    }
+
+    /// When a reader that last read at `lastRead` should read again; nil to read now.
+    public func readSlot(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        Self.readSlot(lastFrame: lastFrame, frameInterval: frameInterval, lead: lead, lastRead: lastRead, now: now)
+    }
+
+    /// The read slots are `lead` before each frame the cap allows after the last one: `lastFrame + k ·
+    /// frameInterval − lead`, k ≥ 1. A reader reads at the first slot after its last read, so at most
+    /// once per frame, and at once when that slot has passed: after a quiet spell the next frame draws as
+    /// soon as something changes, and holding that change back would only delay it.
+    public static func readSlot(
+        lastFrame: ContinuousClock.Instant?, frameInterval: Duration, lead: Duration,
+        lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant
+    ) -> ContinuousClock.Instant? {
+        guard let lastFrame, let lastRead, frameInterval > .zero else { return nil }
+        let interval = nanoseconds(frameInterval)
+        var slot = lastFrame + frameInterval - lead
+        if slot <= lastRead {
+            let behind = nanoseconds(slot.duration(to: lastRead))
+            slot = slot + .nanoseconds((behind / interval + 1) * interval)
+        }
+        return slot > now ? slot : nil
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+@testable import Networking
+import Synchronization
+import Testing
+
+/// Read pacing in `WebSocketIOLoop`: while the pacing holds, bytes stay where they are; at the slot
+/// they are read, and nothing is lost or reordered.
+@Suite struct WebSocketReadPacingTests {
+    /// Holds reading for `gap` after each read.
+    private struct GapAfterEachRead: WebSocketReadPacing {
+        let gap: Duration
+        func readSlot(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+            guard let lastRead, lastRead + gap > now else { return nil }
+            return lastRead + gap
+        }
+    }
+
+    /// Serves one scripted chunk per read, with "nothing more yet" between chunks (as a socket between
+    /// a server's writes), and notes when each chunk was read.
+    private final class ChunkedTransport: WebSocketTransport, Sendable {
+        private struct State {
+            var script: [[UInt8]?]
+            var readTimes: [ContinuousClock.Instant] = []
+        }
+        private let state: Mutex<State>
+
+        init(chunks: [[UInt8]]) {
+            state = Mutex(State(script: chunks.flatMap { [$0, nil] }))
+        }
+
+        var descriptor: Int32 { -1 }
+        /// The loop never sleeps on the -1 descriptor unless it holds; the script's end closes.
+        var hasBufferedInput: Bool { true }
+        var readTimes: [ContinuousClock.Instant] { state.withLock { $0.readTimes } }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws(WebSocketError) -> WebSocketTransportProgress {
+            state.withLock { state in
+                guard !state.script.isEmpty else { return .closed }
+                guard let chunk = state.script.removeFirst() else { return .wouldBlock(.readable) }
+                buffer.copyBytes(from: chunk)
+                state.readTimes.append(.now)
+                return .transferred(chunk.count)
+            }
+        }
+
+        func write(_ bytes: UnsafeRawBufferPointer) throws(WebSocketError) -> WebSocketTransportProgress {
+            .transferred(bytes.count)
+        }
+
+        func shutdown() {}
+    }
+
+    private func serve(_ chunks: [[UInt8]], pacing: (any WebSocketReadPacing)?) async throws -> (texts: [String], readTimes: [ContinuousClock.Instant]) {
+        let channel = WebSocketIOChannel(wakePipe: try WebSocketWakePipe())
+        let (messages, continuation) = AsyncThrowingStream.makeStream(of: WebSocketMessage.self, throwing: (any Error).self)
+        let configuration = LiveWebSocketConnection.Configuration(
+            handshake: try WebSocketHandshake(url: URL(string: "ws://127.0.0.1:9/stream")!, keyBytes: Array("the sample nonce".utf8)),
+            options: LiveWebSocketConnector.Options(pingAfterIdle: nil, readPacing: pacing),
+            secretNames: [],
+            secretValues: [],
+            maskingKeySource: { WebSocketMaskingKey(0x0102_0304) }
+        )
+        let transport = ChunkedTransport(chunks: chunks)
+        WebSocketIOLoop(configuration: configuration, channel: channel, messages: continuation).serve(over: transport, firstFrameBytes: [])
+        var texts: [String] = []
+        do {
+            for try await message in messages {
+                if case .text(let text) = message { texts.append(text) }
+            }
+        } catch {}
+        return (texts, transport.readTimes)
+    }
+
+    private static func frame(_ text: String) -> [UInt8] {
+        WebSocketFrameCodec.encode(.text(text), maskingKey: nil)
+    }
+
+    @Test func heldReadsComeAtTheSlotAndLoseNothing() async throws {
+        let gap = Duration.milliseconds(40)
+        let (texts, readTimes) = try await serve(["one", "two", "three"].map(Self.frame), pacing: GapAfterEachRead(gap: gap))
+        #expect(texts == ["one", "two", "three"])
+        #expect(readTimes.count == 3)
+        for (earlier, later) in zip(readTimes, readTimes.dropFirst()) {
+            #expect(earlier.duration(to: later) >= gap, "a read came before its slot")
+        }
+    }
+
+    @Test func withoutPacingEveryChunkIsReadAsItComes() async throws {
+        let (texts, readTimes) = try await serve(["one", "two", "three"].map(Self.frame), pacing: nil)
+        #expect(texts == ["one", "two", "three"])
+        #expect(readTimes.count == 3)
+    }
+}
