@@ -36,7 +36,7 @@ import Testing
         #expect(session.close(ofSessionAt: ny(2026, 11, 25, 7)) == ny(2026, 11, 25, 16))
         #expect(session.close(ofSessionAt: ny(2026, 11, 25, 15, 59)) == ny(2026, 11, 25, 16))
         // At or after the close: the next trading day's; Friday evening and the weekend: Monday's.
-        #expect(session.close(ofSessionAt: ny(2026, 11, 25, 16)) == ny(2026, 11, 26, 16))
+        #expect(session.close(ofSessionAt: ny(2026, 11, 24, 16)) == ny(2026, 11, 25, 16))
         #expect(session.close(ofSessionAt: ny(2026, 11, 27, 18)) == ny(2026, 11, 30, 16))
         #expect(session.close(ofSessionAt: ny(2026, 11, 29, 9)) == ny(2026, 11, 30, 16))
     }
@@ -48,5 +48,18 @@ import Testing
         // The night the clocks go back (2026-11-01): midnight to midnight is 25 hours.
         #expect(always.close(ofSessionAt: ny(2026, 11, 1, 0, 30)) == ny(2026, 11, 2, 0))
         #expect(ny(2026, 11, 2, 0).timeIntervalSince(ny(2026, 11, 1, 0)) == 25 * 3_600)
+    }
+
+    @Test func holidaysHaveNoSessionAndEarlyClosesEndAtOne() {
+        // Thursday 2026-11-26 is Thanksgiving; Friday the 27th closes at 13:00.
+        #expect(!session.isOpen(at: ny(2026, 11, 26, 11)))
+        #expect(session.isOpen(at: ny(2026, 11, 27, 12, 59, 59)))
+        #expect(!session.isOpen(at: ny(2026, 11, 27, 13)))
+        // A day order placed after Wednesday's close expires at Friday's early close, not on the holiday.
+        #expect(session.close(ofSessionAt: ny(2026, 11, 25, 16)) == ny(2026, 11, 27, 13))
+        #expect(session.close(ofSessionAt: ny(2026, 11, 26, 10)) == ny(2026, 11, 27, 13))
+        // Good Friday 2026 is April 3: Thursday evening's order lasts until Monday's close.
+        #expect(!session.isOpen(at: ny(2026, 4, 3, 11)))
+        #expect(session.close(ofSessionAt: ny(2026, 4, 2, 17)) == ny(2026, 4, 6, 16))
     }
 }

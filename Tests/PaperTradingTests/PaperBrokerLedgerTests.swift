@@ -170,11 +170,15 @@ import Testing
     }
 
     @Test func aDayOrderPlacedAfterTheCloseWaitsForTheNextSession() async throws {
+        // Wednesday evening before Thanksgiving: the next session is Friday's.
         let rig = try PaperRig(start: WallClock.newYork(2026, 11, 25, 17))
         rig.feed.cache(quote("AAPL", bid: "100.00", ask: "100.02", last: "100.01"))
         let (broker, events) = try await rig.start()
         let placed = try await broker.place(try order(.buy, 10))
         rig.wall.set(WallClock.newYork(2026, 11, 26, 9, 30))
+        await rig.feed.send(quote("AAPL", bid: "100.50", ask: "100.52", last: "100.51"))
+        #expect(try await broker.orders(status: .open).map(\.id) == [placed.id], "filled on Thanksgiving")
+        rig.wall.set(WallClock.newYork(2026, 11, 27, 9, 30))
         await rig.feed.send(quote("AAPL", bid: "101.00", ask: "101.02", last: "101.01"))
         #expect(try #require(await events.fill(of: placed.id)).fill.price == (try d("101.02")))
         await broker.stop()
