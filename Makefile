@@ -3,7 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PREFIX ?= /usr/local
 # Debian packages the build, the demo and the tests need.
-APT_BUILD := libncurses-dev libssl-dev pkg-config
+# libcurl's link-time file: Foundation's networking, linked statically into the release binary, needs it.
+APT_BUILD := libncurses-dev libssl-dev pkg-config libcurl4-openssl-dev
 APT_TEST := tmux python3-venv openssl nats-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -29,8 +30,12 @@ deps-test: deps
 build: deps
 	$(SWIFT) build
 
+# On Linux the release binary carries the Swift runtime and Foundation (--static-swift-stdlib): it runs
+# on a machine without a Swift toolchain, and takes about 6 MB less memory (37 MB -> 31 MB for the demo),
+# because the shared libraries' pages it touched no longer count. Debug builds and tests link dynamically.
+RELEASE_FLAGS := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 release: deps
-	$(SWIFT) build -c release --product commonbroker
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product commonbroker
 
 # Ctrl-Z stops make too (it is in the terminal's foreground group and it is the shell's job), and make
 # stops at once, before the app has left the alternate screen: the shell's "Stopped" notice is then
@@ -67,7 +72,7 @@ test: deps-test $(VENV)/.ready
 # BENCH_ARGS=--quick for a dry run, BENCH_ARGS="--only bus" for one part.
 bench: release deps-test $(VENV)/.ready
 	@$(VENV)/bin/python3 -c 'import pyte' 2>/dev/null || $(VENV)/bin/pip install --quiet --disable-pip-version-check $(PIP_PACKAGES)
-	$(SWIFT) build -c release --product Benchmarks
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product Benchmarks
 	.build/release/Benchmarks --commonbroker .build/release/commonbroker --out bench-results.json $(BENCH_ARGS)
 
 # Fuzzing with libFuzzer (swiftc -sanitize=fuzzer; Linux). Each harness Fuzz/<Target>Fuzzer.swift is
