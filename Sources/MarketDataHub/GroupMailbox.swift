@@ -92,13 +92,17 @@ final class GroupMailbox: Sendable {
         // and a member that left since is skipped by its own flag.
         let followers = roster.withLock { $0.followers }
         // Failures first: a key with both in one batch ends on the quote, as `QuoteStore.apply` does.
+        // Each change is made once and lent to every member: a copy of the quote per member was a
+        // third of the fan-out's instructions.
         for (key, failure) in batch.failures {
             guard let members = followers[key.symbol] else { continue }
-            for member in members { member.receive(key, .failure(failure)) }
+            let change = Result<CommonQuote, BrokerError>.failure(failure)
+            for member in members { member.receive(key, change) }
         }
         for (key, quote) in batch.quotes {
             guard let members = followers[key.symbol] else { continue }
-            for member in members { member.receive(key, .success(quote)) }
+            let change = Result<CommonQuote, BrokerError>.success(quote)
+            for member in members { member.receive(key, change) }
         }
     }
 }

@@ -18,7 +18,7 @@ private final class MemberLog: Sendable {
     private let calls = Mutex<[(key: QuoteKey, change: Result<CommonQuote, BrokerError>)]>([])
 
     var record: @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void {
-        { [calls] key, change in calls.withLock { $0.append((key, change)) } }
+        { [self] key, change in calls.withLock { $0.append((key, change)) } }
     }
 
     var keys: Set<QuoteKey> { Set(calls.withLock { $0.map(\.key) }) }
