@@ -55,7 +55,7 @@ struct BenchReport {
             let widths = [8, 10, 10, 10, 8, 8, 14, 30, 36]
             lines.append(row(["shape", "ours", "shared", "reference", "o/r", "s/r", "current o/s/r", "not delivered o / s / r",
                               "heap growth o / s / r"], widths))
-            for shape in shapes where measured("hub.\(shape).ours.maxIngest") {
+            for shape in shapes where ["ours", "shared"].contains(where: { measured("hub.\(shape).\($0).maxIngest") }) {
                 func rate(_ design: String) -> Double? { median("hub.\(shape).\(design).maxIngest.quotesPerSecond") }
                 func over(_ design: String) -> Double? { rate(design).flatMap { o in rate("reference").map { o / $0 } } }
                 func current(_ design: String) -> String {
@@ -77,7 +77,7 @@ struct BenchReport {
                              latencyWidths))
             func microseconds(_ value: Double?) -> String { cell(value, { String(format: "%.2f µs", $0 / 1_000) }) }
             for shape in shapes {
-                for rate in [100, 1_000, 10_000] where measured("hub.\(shape).ours.latency.\(rate).") {
+                for rate in [100, 1_000, 10_000] where ["ours", "shared"].contains(where: { measured("hub.\(shape).\($0).latency.\(rate).") }) {
                     func triple(_ design: String) -> String {
                         let base = "hub.\(shape).\(design).latency.\(rate)"
                         let overloaded = figures.allRuns("\(base).ingestedEverything") == false ? " (overloaded)" : ""
@@ -105,12 +105,12 @@ struct BenchReport {
             lines.append("  shared: every subscriber a member of one MarketFeedGroup (one wake-up per batch); 10 groups: the same subscribers in 10 groups, 10 tasks.")
             lines.append("")
 
-            if shapes.contains(where: { measured("hub.\($0).ours.fanOut.") }) {
+            if shapes.contains(where: { shape in ["ours", "shared"].contains { measured("hub.\(shape).\($0).fanOut.") } }) {
                 lines.append("Hub, lockstep fan-out (one quote at a time, each to every subscriber before the next)")
                 let fanOutWidths = [8, 30, 18, 18, 18, 10]
                 lines.append(row(["shape", "CPU/delivery o / s / r", "to last sub. o", "… s (p50/p99)", "… r (p50/p99)", "CPU r/s"],
                                  fanOutWidths))
-                for shape in shapes where measured("hub.\(shape).ours.fanOut.") {
+                for shape in shapes where ["ours", "shared"].contains(where: { measured("hub.\(shape).\($0).fanOut.") }) {
                     func cpu(_ design: String) -> Double? { median("hub.\(shape).\(design).fanOut.cpuNanosecondsPerDelivery") }
                     func last(_ design: String) -> String {
                         [median("hub.\(shape).\(design).fanOut.p50Microseconds"), median("hub.\(shape).\(design).fanOut.p99Microseconds")]

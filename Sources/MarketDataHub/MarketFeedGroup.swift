@@ -12,8 +12,8 @@ import Domain
 /// symbol is demanded from the upstream while at least one member follows it. Whoever owns the group
 /// must iterate `updates` (one task, or an actor's method): every batch it yields has already been
 /// handed to the members, and holds the union of their symbols plus broker states, for a store that
-/// every member reads (the way the app's screens read one `QuoteStore`). Dropping the group, cancelling
-/// `cancel`, or cancelling the iterating task ends it, and with it every membership and its demand.
+/// every member reads (the way the app's screens read one `QuoteStore`). Calling `cancel()`, dropping the
+/// group, or cancelling the iterating task ends it, and with it every membership and its demand.
 ///
 /// Keep `MarketFeedSubscription` for a subscriber that runs on its own (the paper broker, the bus):
 /// it gets its own conflated sequence and needs no owner to drive it.

@@ -3,8 +3,9 @@ import Synchronization
 
 /// One member of a `MarketFeedGroup`: the symbols it follows and what it is called with.
 ///
-/// Small on purpose (about a hundred bytes with its place in the roster): a thousand one-symbol
-/// members are what the group exists for.
+/// A member stays until `leave()` or the end of its group: the group holds it, so dropping this handle
+/// ends nothing. Small on purpose (104 bytes for one symbol, with its handler's context and its place in
+/// the roster): a thousand one-symbol members are what the group exists for.
 public final class MarketFeedGroupMember: Sendable {
     let group: GroupMailbox
     private let handler: @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void
