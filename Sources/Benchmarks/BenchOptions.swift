@@ -14,7 +14,7 @@ struct BenchOptions: Sendable {
     var hubScenarios: [String] = []
     /// Steady rates (quotes/s) of the latency scenario; empty = the default 100, 1k, 10k.
     var rates: [Double] = []
-    /// Hub designs to run ("ours", "reference"); empty = both.
+    /// Hub designs to run ("ours", "shared", "shared10", "reference"); empty = all.
     var designs: [String] = []
     /// Deliveries per lockstep fan-out run; two callgrind runs that differ only here give the
     /// instructions per delivery without set-up and tear-down.
@@ -28,7 +28,7 @@ struct BenchOptions: Sendable {
     static let usage = """
         usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup,journal,paper,bus,wire] [--out PATH] [--commonbroker PATH]
                           [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,fanout,slow,memory]
-                          [--rates 100,1000,10000] [--designs ours,reference] [--fanout-deliveries N]
+                          [--rates 100,1000,10000] [--designs ours,shared,shared10,reference] [--fanout-deliveries N]
                           [--wire-seconds S] [--wire-scenarios idle,50x100,...,500x10000,demo] [--python PATH]
         """
 

@@ -47,99 +47,109 @@ struct BenchReport {
         // without figures are left out.
         func measured(_ prefix: String) -> Bool { figures.runs.keys.contains { $0.hasPrefix(prefix) } }
         if measured("hub.") {
+            // o: ours, one task per subscriber; s: shared, every subscriber a member of one group; r: the
+            // reference. The 10-group variant gets a line of its own under its shape.
+            let designs = ["ours", "shared", "reference"]
+            func perDesign(_ format: (String) -> String) -> String { designs.map(format).joined(separator: " / ") }
             lines.append("Hub, max ingest (producer flat out ~1.5 s; quotes/s the hub took in)")
-            let widths = [8, 10, 10, 8, 14, 24, 22]
-            lines.append(row(["shape", "ours", "reference", "ratio", "current o/r", "not delivered o / r", "heap growth o / r"], widths))
-            for shape in shapes where measured("hub.\(shape).ours.maxIngest") {
-                let ours = median("hub.\(shape).ours.maxIngest.quotesPerSecond")
-                let reference = median("hub.\(shape).reference.maxIngest.quotesPerSecond")
-                let ratio = ours.flatMap { o in reference.map { o / $0 } }
+            let widths = [8, 10, 10, 10, 8, 8, 14, 30, 36]
+            lines.append(row(["shape", "ours", "shared", "reference", "o/r", "s/r", "current o/s/r", "not delivered o / s / r",
+                              "heap growth o / s / r"], widths))
+            for shape in shapes where ["ours", "shared"].contains(where: { measured("hub.\(shape).\($0).maxIngest") }) {
+                func rate(_ design: String) -> Double? { median("hub.\(shape).\(design).maxIngest.quotesPerSecond") }
+                func over(_ design: String) -> Double? { rate(design).flatMap { o in rate("reference").map { o / $0 } } }
                 func current(_ design: String) -> String {
                     figures.allRuns("hub.\(shape).\(design).maxIngest.everySubscriberCurrent").map { $0 ? "yes" : "no" } ?? "—"
                 }
-                let notDelivered = "\(cell(median("hub.\(shape).ours.maxIngest.notDeliveredPercent"), Format.percent)) / "
-                    + cell(median("hub.\(shape).reference.maxIngest.notDeliveredPercent"), Format.percent)
-                let heap = "\(cell(median("hub.\(shape).ours.maxIngest.heapGrowthBytes"), Format.bytes)) / "
-                    + cell(median("hub.\(shape).reference.maxIngest.heapGrowthBytes"), Format.bytes)
-                lines.append(row([shape, cell(ours, Format.rate), cell(reference, Format.rate), cell(ratio, Format.ratio),
-                                  "\(current("ours"))/\(current("reference"))", notDelivered, heap], widths))
+                lines.append(row([
+                    shape, cell(rate("ours"), Format.rate), cell(rate("shared"), Format.rate), cell(rate("reference"), Format.rate),
+                    cell(over("ours"), Format.ratio), cell(over("shared"), Format.ratio), designs.map(current).joined(separator: "/"),
+                    perDesign { cell(median("hub.\(shape).\($0).maxIngest.notDeliveredPercent"), Format.percent) },
+                    perDesign { cell(median("hub.\(shape).\($0).maxIngest.heapGrowthBytes"), Format.bytes) },
+                ], widths))
             }
-            lines.append("  not delivered: ours skips superseded prices by design (conflation); the reference drops the newest.")
+            lines.append("  not delivered: ours and shared skip superseded prices by design (conflation); the reference drops the newest.")
             lines.append("")
 
             lines.append("Hub, latency ingest→subscriber at a steady rate (p50 / p99 / max)")
-            let latencyWidths = [8, 7, 30, 30, 10, 12, 16]
-            lines.append(row(["shape", "rate", "ours", "reference", "p99 r/o", "delivered o/r", "CPU/delivery o/r"], latencyWidths))
+            let latencyWidths = [8, 7, 28, 28, 30, 8, 14, 26]
+            lines.append(row(["shape", "rate", "ours", "shared", "reference", "p99 r/s", "delivered o/s/r", "CPU/delivery o / s / r"],
+                             latencyWidths))
+            func microseconds(_ value: Double?) -> String { cell(value, { String(format: "%.2f µs", $0 / 1_000) }) }
             for shape in shapes {
-                for rate in [100, 1_000, 10_000] where measured("hub.\(shape).ours.latency.\(rate).") {
+                for rate in [100, 1_000, 10_000] where ["ours", "shared"].contains(where: { measured("hub.\(shape).\($0).latency.\(rate).") }) {
                     func triple(_ design: String) -> String {
                         let base = "hub.\(shape).\(design).latency.\(rate)"
                         let overloaded = figures.allRuns("\(base).ingestedEverything") == false ? " (overloaded)" : ""
                         return [median("\(base).p50Microseconds"), median("\(base).p99Microseconds"), median("\(base).maxMicroseconds")]
                             .map { cell($0, Format.microseconds) }.joined(separator: " / ") + overloaded
                     }
-                    let ours = median("hub.\(shape).ours.latency.\(rate).p99Microseconds")
-                    let reference = median("hub.\(shape).reference.latency.\(rate).p99Microseconds")
-                    let delivered = "\(cell(median("hub.\(shape).ours.latency.\(rate).deliveredPercent"), { String(format: "%.0f%%", $0) }))/"
-                        + cell(median("hub.\(shape).reference.latency.\(rate).deliveredPercent"), { String(format: "%.0f%%", $0) })
-                    let cpu = ["ours", "reference"].map { design in
-                        cell(median("hub.\(shape).\(design).latency.\(rate).cpuNanosecondsPerDelivery"), { String(format: "%.2f µs", $0 / 1_000) })
-                    }.joined(separator: "/")
-                    lines.append(row([shape, Format.rate(Double(rate)), triple("ours"), triple("reference"),
-                                      cell(ours.flatMap { o in reference.map { $0 / o } }, Format.ratio), delivered, cpu], latencyWidths))
+                    func p99(_ design: String) -> Double? { median("hub.\(shape).\(design).latency.\(rate).p99Microseconds") }
+                    func delivered(_ design: String) -> String {
+                        cell(median("hub.\(shape).\(design).latency.\(rate).deliveredPercent"), { String(format: "%.0f%%", $0) })
+                    }
+                    func cpu(_ design: String) -> String {
+                        microseconds(median("hub.\(shape).\(design).latency.\(rate).cpuNanosecondsPerDelivery"))
+                    }
+                    lines.append(row([shape, Format.rate(Double(rate)), triple("ours"), triple("shared"), triple("reference"),
+                                      cell(p99("shared").flatMap { s in p99("reference").map { $0 / s } }, Format.ratio),
+                                      designs.map(delivered).joined(separator: "/"), perDesign(cpu)], latencyWidths))
+                    if measured("hub.\(shape).shared10.latency.\(rate).") {
+                        lines.append(row(["", "", "10 groups:", triple("shared10"), "", "", delivered("shared10"), cpu("shared10")],
+                                         latencyWidths))
+                    }
                 }
             }
-            lines.append("  delivered: share of (quote, subscriber) pairs that arrived; ours conflates, so under load fewer but newer.")
+            lines.append("  delivered: share of (quote, subscriber) pairs that arrived; ours and shared conflate, so under load fewer but newer.")
             lines.append("  CPU/delivery: the process's CPU time (all threads) per quote that reached a subscriber; steadier than wall time on a busy machine.")
+            lines.append("  shared: every subscriber a member of one MarketFeedGroup (one wake-up per batch); 10 groups: the same subscribers in 10 groups, 10 tasks.")
             lines.append("")
 
-            if shapes.contains(where: { measured("hub.\($0).ours.fanOut.") }) {
+            if shapes.contains(where: { shape in ["ours", "shared"].contains { measured("hub.\(shape).\($0).fanOut.") } }) {
                 lines.append("Hub, lockstep fan-out (one quote at a time, each to every subscriber before the next)")
-                let fanOutWidths = [8, 22, 22, 16, 10]
-                lines.append(row(["shape", "CPU/delivery o / r", "to last subscriber o", "… r (p50/p99)", "CPU r/o"], fanOutWidths))
-                for shape in shapes where measured("hub.\(shape).ours.fanOut.") {
+                let fanOutWidths = [8, 30, 18, 18, 18, 10]
+                lines.append(row(["shape", "CPU/delivery o / s / r", "to last sub. o", "… s (p50/p99)", "… r (p50/p99)", "CPU r/s"],
+                                 fanOutWidths))
+                for shape in shapes where ["ours", "shared"].contains(where: { measured("hub.\(shape).\($0).fanOut.") }) {
                     func cpu(_ design: String) -> Double? { median("hub.\(shape).\(design).fanOut.cpuNanosecondsPerDelivery") }
                     func last(_ design: String) -> String {
                         [median("hub.\(shape).\(design).fanOut.p50Microseconds"), median("hub.\(shape).\(design).fanOut.p99Microseconds")]
                             .map { cell($0, Format.microseconds) }.joined(separator: " / ")
                     }
-                    let perDelivery = ["ours", "reference"].map { cell(cpu($0), { String(format: "%.2f µs", $0 / 1_000) }) }
-                        .joined(separator: " / ")
-                    lines.append(row([shape, perDelivery, last("ours"), last("reference"),
-                                      cell(cpu("ours").flatMap { o in cpu("reference").map { $0 / o } }, Format.ratio)], fanOutWidths))
+                    lines.append(row([shape, perDesign { microseconds(cpu($0)) }, last("ours"), last("shared"), last("reference"),
+                                      cell(cpu("shared").flatMap { s in cpu("reference").map { $0 / s } }, Format.ratio)], fanOutWidths))
+                    if measured("hub.\(shape).shared10.fanOut.") {
+                        lines.append(row(["", "10 groups: " + microseconds(cpu("shared10")), "", last("shared10"), "", ""], fanOutWidths))
+                    }
                 }
                 lines.append("  CPU/delivery: process CPU per (quote, subscriber) with no backlog; under callgrind, instructions are the repeatable measure.")
                 lines.append("")
             }
 
             lines.append("Hub, slow subscriber (1 ms per wake-up, producer at 10k quotes/s for ~1 s)")
-            let slowWidths = [34, 16, 16]
-            lines.append(row(["", "ours", "reference"], slowWidths))
-            for (label, key, format) in [
-                ("behind when the producer stops", "atStop", "behind"),
-                ("behind at the end", "atEnd", "behind"),
-            ] where format == "behind" {
+            let slowWidths = [34, 16, 16, 16]
+            lines.append(row(["", "ours", "shared", "reference"], slowWidths))
+            for (label, key) in [("behind when the producer stops", "atStop"), ("behind at the end", "atEnd")] {
                 func behind(_ design: String) -> String {
                     let quotes = median("hub.slowSubscriber.\(design).\(key).quotesBehind")
                     let ms = median("hub.slowSubscriber.\(design).\(key).millisecondsBehind")
                     return "\(cell(quotes, { String(format: "%.0f", $0) })) q, \(cell(ms, Format.milliseconds))"
                 }
-                lines.append(row([label, behind("ours"), behind("reference")], slowWidths))
+                lines.append(row([label] + designs.map(behind), slowWidths))
             }
-            lines.append(row(["final value shown after last quote",
-                              cell(median("hub.slowSubscriber.ours.finalValueShownAfterMilliseconds"), Format.milliseconds),
-                              cell(median("hub.slowSubscriber.reference.finalValueShownAfterMilliseconds"), Format.milliseconds)], slowWidths))
-            lines.append(row(["heap growth",
-                              cell(median("hub.slowSubscriber.ours.heapGrowthBytes"), Format.bytes),
-                              cell(median("hub.slowSubscriber.reference.heapGrowthBytes"), Format.bytes)], slowWidths))
+            lines.append(row(["final value shown after last quote"]
+                             + designs.map { cell(median("hub.slowSubscriber.\($0).finalValueShownAfterMilliseconds"), Format.milliseconds) },
+                             slowWidths))
+            lines.append(row(["heap growth"] + designs.map { cell(median("hub.slowSubscriber.\($0).heapGrowthBytes"), Format.bytes) },
+                             slowWidths))
             lines.append("")
 
             lines.append("Hub, heap per (subscriber, symbol) subscription")
             for (label, key) in [("1,000 subscribers × 1 symbol", "1000subscribersx1symbols"), ("100 subscribers × 100 symbols", "100subscribersx100symbols")] {
-                lines.append(row([label,
-                                  "ours " + cell(median("hub.memory.ours.\(key).bytesPerSubscription"), Format.bytes),
-                                  "reference " + cell(median("hub.memory.reference.\(key).bytesPerSubscription"), Format.bytes)], [34, 16, 20]))
+                lines.append(row([label] + designs.map { "\($0) " + cell(median("hub.memory.\($0).\(key).bytesPerSubscription"), Format.bytes) },
+                                 [34, 14, 16, 20]))
             }
+            lines.append("  shared: members of one group, each with a handler closure that holds one reference.")
             lines.append("")
         }
 

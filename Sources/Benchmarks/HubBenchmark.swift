@@ -1,7 +1,8 @@
 import Domain
 import MarketDataHub
 
-/// Our hub against the reference, on the same producer, shapes and rates.
+/// Our hub, per subscriber and with shared wake-ups, against the reference, on the same producer,
+/// shapes and rates.
 struct HubBenchmark: Sendable {
     enum Scenario: String, Sendable, CaseIterable {
         case ingest, latency, fanout, slow, memory
@@ -26,20 +27,20 @@ struct HubBenchmark: Sendable {
         var figures = Figures()
         for shape in shapes {
             for run in 1...runs where scenarios.contains(.ingest) {
-                for design in designs {
+                for design in designs where design.applies(to: shape) {
                     log("hub \(shape.label) \(design.rawValue) max ingest, run \(run)")
                     await maxIngest(design, shape, into: &figures)
                 }
             }
             for run in 1...runs where scenarios.contains(.fanout) {
-                for design in designs {
+                for design in designs where design.applies(to: shape) {
                     log("hub \(shape.label) \(design.rawValue) lockstep fan-out, run \(run)")
                     await fanOut(design, shape, into: &figures)
                 }
             }
             for rate in rates where scenarios.contains(.latency) {
                 for run in 1...runs {
-                    for design in designs {
+                    for design in designs where design.applies(to: shape) {
                         log("hub \(shape.label) \(design.rawValue) latency at \(Int(rate))/s, run \(run)")
                         await latency(design, shape, rate: rate, into: &figures)
                     }
@@ -47,12 +48,12 @@ struct HubBenchmark: Sendable {
             }
         }
         for run in 1...runs where scenarios.contains(.slow) {
-            for design in designs {
+            for design in designs where design != .sharedTenGroups {
                 log("hub slow subscriber \(design.rawValue), run \(run)")
                 await slowSubscriber(design, into: &figures)
             }
         }
-        for design in designs where scenarios.contains(.memory) {
+        for design in designs where scenarios.contains(.memory) && design != .sharedTenGroups {
             for (subscribers, symbols) in [(1_000, 1), (100, 100)] {
                 for run in 1...runs {
                     log("hub memory \(design.rawValue) \(subscribers) subscribers x \(symbols) symbols, run \(run)")
@@ -68,6 +69,11 @@ struct HubBenchmark: Sendable {
         switch design {
         case .ours:
             guard let rig = await OurHubRig.start(options) else {
+                fatalError("MarketDataHub never subscribed the bench upstream to \(options.shape.symbols.prefix(3))…")
+            }
+            return rig
+        case .shared, .sharedTenGroups:
+            guard let rig = await SharedHubRig.start(options, groupCount: design == .shared ? 1 : 10) else {
                 fatalError("MarketDataHub never subscribed the bench upstream to \(options.shape.symbols.prefix(3))…")
             }
             return rig
@@ -200,6 +206,26 @@ struct HubBenchmark: Sendable {
             for _ in 0..<subscribers { held.append(await hub.subscribe(symbols: Set(names))) }
             let after = HeapGauge.heapBytesInUse()
             for subscription in held + [first] { await subscription.cancel() }
+            await hub.shutdown()
+            return difference(after, before).map { $0 / Double(subscribers * symbols) }
+        case .shared, .sharedTenGroups:
+            // One group holds every member; each member's handler holds what a real one would (here a
+            // counter shared by all), so its closure context is counted.
+            let broker = BenchStreamingBroker(capacity: nil)
+            let hub = MarketDataHub(services: [broker.service])
+            let group = await hub.subscribeGroup()
+            let calls = SharedCounter()
+            let first = await group.join(symbols: Set(names)) { _, _ in calls.increment() }
+            _ = await broker.session(subscribedTo: Set(names))
+            var held: [MarketFeedGroupMember] = []
+            held.reserveCapacity(subscribers)
+            let before = await quietHeap()
+            for _ in 0..<subscribers {
+                held.append(await group.join(symbols: Set(names)) { _, _ in calls.increment() })
+            }
+            let after = HeapGauge.heapBytesInUse()
+            withExtendedLifetime((first, held)) {}
+            await group.cancel()
             await hub.shutdown()
             return difference(after, before).map { $0 / Double(subscribers * symbols) }
         case .reference:

@@ -1,7 +1,17 @@
-/// The two designs under test.
+/// The designs under test.
 enum HubDesign: String, Sendable, CaseIterable {
+    /// `MarketDataHub`, each subscriber its own `MarketFeedSubscription` read by its own task.
     case ours
+    /// `MarketDataHub`, every subscriber a member of one `MarketFeedGroup`: one wake-up per batch.
+    case shared
+    /// As `shared`, the subscribers dealt into 10 groups, each its own task (shapes of 100 or more).
+    case sharedTenGroups = "shared10"
     case reference
+
+    /// Ten groups of one say nothing `shared` does not.
+    func applies(to shape: HubShape) -> Bool {
+        self != .sharedTenGroups || shape.subscriberCount >= 100
+    }
 }
 
 /// How a rig is set up for one run.

@@ -343,7 +343,9 @@ struct HubStateMachine: Sendable {
         return keys
     }
 
-    private func replay(for symbols: Set<String>) -> MarketUpdate {
+    /// What the cache holds for `symbols`: what a subscriber that starts following them gets at once
+    /// (and a group member that joins symbols its group already follows).
+    func replay(for symbols: Set<String>) -> MarketUpdate {
         var update = MarketUpdate()
         for key in keys(for: symbols) {
             if let quote = quotes[key] { update.quotes[key] = quote }

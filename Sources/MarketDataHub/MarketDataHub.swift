@@ -26,6 +26,8 @@ public actor MarketDataHub: MarketFeed {
     private let board: BrokerStateBoard
     private var machine: HubStateMachine
     private var mailboxes: [Int: SubscriberMailbox] = [:]
+    /// The mailboxes above that belong to a `MarketFeedGroup`, by the same id.
+    private var groups: [Int: GroupMailbox] = [:]
     private var deliveries: [QuoteKey: KeyDelivery] = [:]
     private var connections: [UpstreamID: UpstreamConnection] = [:]
     private var reconnects: [String: Task<Void, Never>] = [:]
@@ -67,6 +69,19 @@ public actor MarketDataHub: MarketFeed {
         )
     }
 
+    /// A group of subscribers that share one mailbox and one wake-up per batch (see `MarketFeedGroup`),
+    /// with no members yet. To the state machine it is one subscriber following its members' symbols.
+    public func subscribeGroup() -> MarketFeedGroup {
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        let mailbox = SubscriberMailbox(id: id, board: board)
+        mailboxes[id] = mailbox
+        let group = GroupMailbox(mailbox: mailbox, hub: self)
+        groups[id] = group
+        run(machine.addSubscriber(id, symbols: []))
+        return MarketFeedGroup(group: group)
+    }
+
     public func shutdown() async {
         let open = Array(connections.values)
         run(machine.shutdown())
@@ -81,6 +96,47 @@ public actor MarketDataHub: MarketFeed {
 
     func removeSubscriber(_ id: Int) {
         run(machine.removeSubscriber(id))
+    }
+
+    // MARK: Group members
+
+    func join(_ member: MarketFeedGroupMember) {
+        let group = member.group
+        guard groups[group.id] === group, member.isActive else {
+            member.deactivate()
+            return
+        }
+        let symbols = member.symbols
+        let new = group.add(member, to: symbols)
+        owe(member, symbols.subtracting(new))
+        if !new.isEmpty { run(machine.setSymbols(group.symbols, for: group.id)) }
+    }
+
+    func setSymbols(_ symbols: Set<String>, of member: MarketFeedGroupMember) {
+        let group = member.group
+        guard groups[group.id] === group, member.isActive else { return }
+        let old = member.symbols
+        member.symbols = symbols
+        let dropped = group.remove(member, from: old.subtracting(symbols))
+        let added = symbols.subtracting(old)
+        let new = group.add(member, to: added)
+        owe(member, added.subtracting(new))
+        if !dropped.isEmpty || !new.isEmpty { run(machine.setSymbols(group.symbols, for: group.id)) }
+    }
+
+    func leave(_ member: MarketFeedGroupMember) {
+        let group = member.group
+        guard groups[group.id] === group else { return }
+        let dropped = group.remove(member, from: member.symbols)
+        if !dropped.isEmpty { run(machine.setSymbols(group.symbols, for: group.id)) }
+    }
+
+    /// A member that joins symbols its group already follows gets their cached values on its own; the
+    /// group's newly followed symbols come through the group's mailbox like any subscriber's.
+    private func owe(_ member: MarketFeedGroupMember, _ symbols: Set<String>) {
+        guard !symbols.isEmpty else { return }
+        let replay = machine.replay(for: symbols)
+        if !replay.quotes.isEmpty || !replay.failures.isEmpty { member.group.owe(replay, to: member) }
     }
 
     private func opened(_ session: any QuoteStreamSession, as id: UpstreamID) {
@@ -180,6 +236,7 @@ public actor MarketDataHub: MarketFeed {
                 guard let mailbox = mailboxes.removeValue(forKey: subscriber) else { break }
                 unfollow(mailbox, keys: mailbox.followedKeys)
                 mailbox.finish()
+                groups.removeValue(forKey: subscriber)?.dissolve()
             case .publishQuote(let key, let quote):
                 publish(quote, at: key)
             case .publishFailure(let key, let failure):

@@ -125,22 +125,45 @@ final class SubscriberMailbox: Sendable {
             if pending.load(ordering: .acquiring), let batch = takeBatch() { return batch }
             // Finished: whatever was owed has just been taken.
             if isFinished { return nil }
-            // The handler is installed only around the park: a consumer that finds a batch waiting
-            // pays for no cancellation record. Cancelled before this point, it runs at once.
-            await withTaskCancellationHandler {
-                await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
-                    let resumeNow = waiter.withLock { waiter in
-                        // `signal()` sets `pending` before it looks for a parked consumer, so checking
-                        // it under the lock here cannot miss a wake-up.
-                        if pending.load(ordering: .acquiring) || waiter.isFinished || waiter.isCancelled { return true }
-                        waiter.continuation = continuation
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
+            await park(isolation: actor, consumerLeft: consumerLeft)
+        }
+    }
+
+    /// For a consumer that takes more than the batch on each wake-up (a `MarketFeedGroup` also takes
+    /// its members' replays, before the batch): returns true once something is owed, parking until
+    /// then, without taking it; false once the stream has ended and nothing more is owed.
+    @inline(__always)
+    func waitUntilOwed(
+        isolation actor: isolated (any Actor)? = #isolation, consumerLeft: @escaping @Sendable () -> Void = {}
+    ) async -> Bool {
+        while true {
+            let (isFinished, isCancelled) = waiter.withLock { ($0.isFinished, $0.isCancelled) }
+            if isCancelled { return false }
+            if pending.load(ordering: .acquiring) { return true }
+            if isFinished { return false }
+            await park(isolation: actor, consumerLeft: consumerLeft)
+        }
+    }
+
+    /// Parks the consumer until `signal()`, `finish()` or `cancel()`; returns at once if one of them
+    /// came first.
+    @inline(__always)
+    private func park(isolation actor: isolated (any Actor)?, consumerLeft: @escaping @Sendable () -> Void) async {
+        // The handler is installed only around the park: a consumer that finds a batch waiting
+        // pays for no cancellation record. Cancelled before this point, it runs at once.
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
+                let resumeNow = waiter.withLock { waiter in
+                    // `signal()` sets `pending` before it looks for a parked consumer, so checking
+                    // it under the lock here cannot miss a wake-up.
+                    if pending.load(ordering: .acquiring) || waiter.isFinished || waiter.isCancelled { return true }
+                    waiter.continuation = continuation
+                    return false
                 }
-            } onCancel: {
-                consumerLeft()
+                if resumeNow { continuation.resume() }
             }
+        } onCancel: {
+            consumerLeft()
         }
     }
 

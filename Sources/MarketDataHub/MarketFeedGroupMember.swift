@@ -1,0 +1,76 @@
+import Domain
+import Synchronization
+
+/// One member of a `MarketFeedGroup`: the symbols it follows and what it is called with.
+///
+/// A member stays until `leave()` or the end of its group: the group holds it, so dropping this handle
+/// ends nothing. Small on purpose (104 bytes for one symbol, with its handler's context and its place in
+/// the roster): a thousand one-symbol members are what the group exists for.
+public final class MarketFeedGroupMember: Sendable {
+    let group: GroupMailbox
+    private let handler: @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void
+    /// Read on every call of the fan-out, so a flag rather than a lock.
+    private let active = Atomic<Bool>(true)
+    /// Changed only on the hub; the lock is for `Sendable`, and is never contended.
+    private let followed: Mutex<FollowedSymbols>
+
+    init(group: GroupMailbox, symbols: Set<String>, receive: @escaping @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void) {
+        self.group = group
+        handler = receive
+        followed = Mutex(FollowedSymbols(symbols))
+    }
+
+    /// Replaces the symbols followed; newly followed ones start with the values the hub has.
+    public func setSymbols(_ symbols: Set<String>) async {
+        await group.hub.setSymbols(symbols, of: self)
+    }
+
+    /// Stops the calls at once, then gives the member's symbols back to the hub's demand.
+    public func leave() async {
+        deactivate()
+        await group.hub.leave(self)
+    }
+
+    var isActive: Bool { active.load(ordering: .relaxed) }
+
+    var symbols: Set<String> {
+        get { followed.withLock { $0.set } }
+        set { followed.withLock { $0 = FollowedSymbols(newValue) } }
+    }
+
+    func deactivate() {
+        active.store(false, ordering: .relaxed)
+    }
+
+    func receive(_ key: QuoteKey, _ change: Result<CommonQuote, BrokerError>) {
+        guard active.load(ordering: .relaxed) else { return }
+        handler(key, change)
+    }
+
+    /// A replay: every failure, then every quote (a key with both ends on the quote).
+    func deliver(_ update: MarketUpdate) {
+        for (key, failure) in update.failures { receive(key, .failure(failure)) }
+        for (key, quote) in update.quotes { receive(key, .success(quote)) }
+    }
+}
+
+/// A member's symbols without an array's allocation for the common case of one.
+private enum FollowedSymbols {
+    case one(String)
+    case many([String])
+
+    init(_ symbols: Set<String>) {
+        if symbols.count == 1, let only = symbols.first {
+            self = .one(only)
+        } else {
+            self = .many(Array(symbols))
+        }
+    }
+
+    var set: Set<String> {
+        switch self {
+        case .one(let symbol): [symbol]
+        case .many(let symbols): Set(symbols)
+        }
+    }
+}
