@@ -117,23 +117,38 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
     public func crossBroker(
         group: Int, now: Date, staleAfter: TimeInterval, outlierBasisPoints: ExactDecimal, market: MarketState? = nil
     ) -> CrossBrokerQuote {
-        guard group >= 0, group < groups.count else {
-            return CrossBrokerQuote([], now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints)
+        withObservations(group: group, market: market) { observed in
+            CrossBrokerQuote(count: observed.count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { observed[$0] }
         }
-        return entries.withUnsafeBufferPointer { entries in
-            CrossBrokerQuote(count: groups.brokers.count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { broker in
-                let index = groups.entry(group: group, broker: broker)
-                guard index >= 0 else { return CrossBrokerQuote.Observation() }
-                let entry = entries.baseAddress! + index
-                guard let last = entry.pointee.quote?.last else { return CrossBrokerQuote.Observation() }
-                let madeAt = entry.pointee.quote?.timestamp
-                var closing = false
-                if let market, let madeAt, let symbol = entry.pointee.quote?.symbol { closing = market.isClosingPrice(of: symbol, at: madeAt) }
-                return CrossBrokerQuote.Observation(
-                    last: last, bid: entry.pointee.quote?.bid, ask: entry.pointee.quote?.ask,
-                    madeAt: madeAt, receivedAt: entry.pointee.receivedAt, isClosingPrice: closing)
+    }
+
+    /// What each broker of `group` says of its symbol, in broker order (none outside the groups): what
+    /// `crossBroker` consolidates, and what a cache of its figures is keyed by. Read in place, into a
+    /// temporary buffer: a 1,000-row frame reads 1,000 groups.
+    public func withObservations<Result>(
+        group: Int, market: MarketState?, _ body: (UnsafeBufferPointer<CrossBrokerQuote.Observation>) -> Result
+    ) -> Result {
+        let count = group >= 0 && group < groups.count ? groups.brokers.count : 0
+        return withUnsafeTemporaryAllocation(of: CrossBrokerQuote.Observation.self, capacity: count) { observed in
+            entries.withUnsafeBufferPointer { entries in
+                for broker in 0..<count {
+                    let index = groups.entry(group: group, broker: broker)
+                    observed.initializeElement(at: broker, to: index >= 0 ? Self.observation(of: entries.baseAddress! + index, market: market) : .init())
+                }
             }
+            defer { observed.deinitialize() }
+            return body(UnsafeBufferPointer(observed))
         }
+    }
+
+    private static func observation(of entry: UnsafePointer<QuoteEntry>, market: MarketState?) -> CrossBrokerQuote.Observation {
+        guard let last = entry.pointee.quote?.last else { return CrossBrokerQuote.Observation() }
+        let madeAt = entry.pointee.quote?.timestamp
+        var closing = false
+        if let market, let madeAt, let symbol = entry.pointee.quote?.symbol { closing = market.isClosingPrice(of: symbol, at: madeAt) }
+        return CrossBrokerQuote.Observation(
+            last: last, bid: entry.pointee.quote?.bid, ask: entry.pointee.quote?.ask,
+            madeAt: madeAt, receivedAt: entry.pointee.receivedAt, isClosingPrice: closing)
     }
 
     /// The entry index of the broker at `broker` (in `groups.brokers`) in `group`, -1 when none.
