@@ -67,6 +67,7 @@ import Testing
         var selectionMoved = Self.state(gammaBids)
         selectionMoved.selectedIndex = 4
         let withoutGamma = Cross.rows.filter { $0.branding.id != F.gamma.id }
+        let withAMD = gammaBids + [F.row("AMD", F.alpha, last: "140.10", close: "139.00", bid: "140.09", ask: "140.11", volume: 1_000, age: 1)]
         var sparklineOneMore = Cross.sparklines
         sparklineOneMore[0].record(exactDecimal("195.00"), at: F.now)
         var themed = Self.state(gammaBids)
@@ -79,6 +80,7 @@ import Testing
             ("back in time: they are live again", Self.state(gammaBids), F.now, 200, F.utc),
             ("the outlier threshold widened: NVDA at Gamma no longer flagged", outlierWide, F.now, 200, F.utc),
             ("the selection moved", selectionMoved, F.now, 200, F.utc),
+            ("a symbol added, the columns as wide", Self.state(withAMD), F.now, 200, F.utc),
             ("a broker removed", Self.state(withoutGamma), F.now, 200, F.utc),
             ("a price in a sparkline", Self.state(withoutGamma, sparklines: sparklineOneMore), F.now, 200, F.utc),
             ("one row per symbol", Self.state(gammaBids, mode: .perSymbol), F.now, 200, F.utc),
@@ -94,6 +96,19 @@ import Testing
             if let previous { #expect(frame != previous, "\(change) shows on screen") }
             previous = frame
         }
+    }
+
+    /// A symbol added while the columns stay as wide: the rows kept are forgotten (their places moved)
+    /// and the frame is drawn whole.
+    @Test func aSymbolAddedUnderTheSameColumns() {
+        var loop = Loop()
+        let amd = F.row("AMD", F.alpha, last: "140.10", close: "139.00", bid: "140.09", ask: "140.11", volume: 1_000, age: 1)
+        let before = loop.render(Self.state(Cross.rows))
+        let after = Self.state(Cross.rows + [amd])
+        let frame = loop.render(after)
+        #expect(frame.lines[1] == before.lines[1], "the same columns")
+        #expect(frame == Self.fresh(after))
+        #expect(frame.lines[2 + Cross.rows.count].contains("AMD"))
     }
 
     /// The outlier flag follows the configured threshold through the cache: NVDA at Gamma is 163 bp from
@@ -185,6 +200,14 @@ import Testing
         #expect(narrow.generation != priced.generation && narrow.cells == expected(series, at: bucketLater, width: 12))
         let ascii = draw(series, at: bucketLater, width: 12, unicode: false)
         #expect(ascii.generation != narrow.generation && ascii.cells == expected(series, at: bucketLater, width: 12, unicode: false))
+
+        // `sparklineMinutes` changed: the store's series cover another window.
+        var fiveMinutes = SparklineSeries(window: 300)
+        for (step, price) in [("150.00", 0), ("151.00", 1), ("149.50", 2)].map({ ($0.1, $0.0) }) {
+            fiveMinutes.record(exactDecimal(price), at: bucketLater.addingTimeInterval(Double(step - 2) * fiveMinutes.bucketSeconds))
+        }
+        let window = draw(fiveMinutes, at: bucketLater, width: 12, unicode: false)
+        #expect(window.generation != ascii.generation && window.cells == expected(fiveMinutes, at: bucketLater, width: 12, unicode: false))
     }
 
     /// The consolidation through the cache is the consolidation worked out afresh, after each change.

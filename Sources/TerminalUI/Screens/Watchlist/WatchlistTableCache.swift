@@ -190,6 +190,7 @@ public struct WatchlistTableCache: Sendable {
         figures = Array(repeating: nil, count: count * Self.figuresPerRow)
         rowKeys = Array(repeating: nil, count: count)
         rowCells = []
+        frameKey = nil  // so that `beginDrawing` makes room for the cells
     }
 
     /// The formatted figures of row `index` (`figuresPerRow`, the age among them as it was when kept),
