@@ -121,10 +121,9 @@ struct RendererBenchmark: Sendable {
         for _ in 0..<frames {
             live.advance()
             let start = MonotonicTime.now()
-            let frame = WatchlistScreen.render(
-                live.state, size: size, now: live.now, options: Self.options, viewport: &viewport, layout: &layout, cache: &cache)
+            let frame = Self.composeFrame(live, size: size, viewport: &viewport, layout: &layout, cache: &cache)
             let composed = MonotonicTime.now()
-            changedRuns += FrameDiff.runs(from: previous, to: frame).count
+            changedRuns += Self.diffFrames(previous, frame)
             let diffed = MonotonicTime.now()
             composeSamples.append(MonotonicTime.seconds(composed - start))
             diffSamples.append(MonotonicTime.seconds(diffed - composed))
@@ -136,6 +135,21 @@ struct RendererBenchmark: Sendable {
         figures.add("\(name).frameMilliseconds", Statistics.median(frameSamples).map { $0 * 1e3 })
         figures.add("\(name).slowestFrameMilliseconds", frameSamples.max().map { $0 * 1e3 })
         figures.add("\(name).changedRunsPerFrame", Double(changedRuns) / Double(max(1, frames)))
+    }
+
+    /// The measured work of a frame, apart so that callgrind can count it alone
+    /// (`--toggle-collect='*RendererBenchmarkV12composeFrame*'` and `'*RendererBenchmarkV10diffFrames*'`).
+    @inline(never)
+    static func composeFrame(
+        _ live: LiveWatchlist, size: ScreenSize, viewport: inout TableViewport, layout: inout WatchlistLayout, cache: inout WatchlistTableCache
+    ) -> ScreenBuffer {
+        WatchlistScreen.render(live.state, size: size, now: live.now, options: options, viewport: &viewport, layout: &layout, cache: &cache)
+    }
+
+    /// How many runs of cells changed from `previous` to `frame`.
+    @inline(never)
+    static func diffFrames(_ previous: ScreenBuffer, _ frame: ScreenBuffer) -> Int {
+        FrameDiff.runs(from: previous, to: frame).count
     }
 
     /// Seconds per call, median over repeated calls within the window.

@@ -110,11 +110,11 @@ struct WatchlistTable {
                     }
                 }
                 looks.append(rowLook)
+                cache.noteTexts(row: index, symbol: slot.pointee.key.symbol, brand: texts.brand(texts.count - 1), error: error)
                 keys.append(WatchlistTableCache.RowKey(
-                    figures: figuresKey, age: age, symbol: slot.pointee.key.symbol,
-                    branding: perSymbol && source >= 0 ? brokers[source] : slot.pointee.branding,
+                    figures: figuresKey, age: age,
                     bidSource: consolidated ? cross.quote.bestBid?.source ?? -1 : -1, askSource: consolidated ? cross.quote.bestAsk?.source ?? -1 : -1,
-                    error: error, sparkline: entryIndex < sparklineCount ? entryIndex : -1, sparklineGeneration: 0, look: rowLook))
+                    sparkline: entryIndex < sparklineCount ? entryIndex : -1, sparklineGeneration: 0, look: rowLook))
             }
         }
         let position = positionText(height: tableRows.count)
@@ -132,7 +132,8 @@ struct WatchlistTable {
         let sparkline = layout.placement(of: .sparkline)
         // A row drawn on an earlier frame from the same figures, look and sparkline, under the same
         // layout, is put back as it was drawn.
-        cache.beginDrawing(WatchlistTableCache.FrameKey(layout: layout, palette: palette, columns: buffer.size.columns, brokers: brokers))
+        cache.beginDrawing(WatchlistTableCache.FrameKey(
+            layout: layout, palette: palette, columns: buffer.size.columns, brokers: brokers, brandings: texts.brandings))
         texts.scalars.withUnsafeBufferPointer { scalars in
             for (offset, screenRow) in zip(looks.indices, tableRows) {
                 var key = keys[offset]
@@ -202,7 +203,9 @@ struct WatchlistTable {
         private var numbers: [FormattedNumber?] = []
         /// Per broker, made once rather than once per row: its branding, its glyph as one cell and where
         /// its name is in `scalars`. Apart, so that reading a glyph or a name copies no strings.
-        private var brandings: [ServiceBranding] = []
+        private(set) var brandings: [ServiceBranding] = []
+        /// Per row: its broker's index in `brandings`.
+        private var brands: [Int] = []
         private var brandGlyphs: [UInt32] = []
         private var brandNames: [Range<Int>] = []
         private var glyphs: [UInt32] = []
@@ -220,6 +223,7 @@ struct WatchlistTable {
             bounds.reserveCapacity(capacity * 2)
             numbers.reserveCapacity(capacity * Self.valueColumns.count)
             glyphs.reserveCapacity(capacity)
+            brands.reserveCapacity(capacity)
             errors.reserveCapacity(capacity)
             sparklines.reserveCapacity(capacity)
             bidGlyphs.reserveCapacity(capacity)
@@ -241,6 +245,7 @@ struct WatchlistTable {
             let brand = sourceBroker >= 0 ? brandIndex(ofBroker: sourceBroker, in: brokers) : brandIndex(slot.pointee.branding)
             bounds.append(brandNames[brand])
             glyphs.append(brandGlyphs[brand])
+            brands.append(brand)
             sparklines.append(sparkline)
             bidGlyphs.append(bidSource >= 0 ? brandGlyphs[brandIndex(ofBroker: bidSource, in: brokers)] : 0)
             askGlyphs.append(askSource >= 0 ? brandGlyphs[brandIndex(ofBroker: askSource, in: brokers)] : 0)
@@ -317,6 +322,7 @@ struct WatchlistTable {
         }
 
         func glyph(_ row: Int) -> UInt32 { glyphs[row] }
+        func brand(_ row: Int) -> Int { brands[row] }
         func error(_ row: Int) -> String? { errors[row] }
         func bidGlyph(_ row: Int) -> UInt32 { bidGlyphs[row] }
         func askGlyph(_ row: Int) -> UInt32 { askGlyphs[row] }

@@ -147,17 +147,15 @@ public struct WatchlistTableCache: Sendable {
         var disagreementBasisPoints: ExactDecimal?
     }
 
-    /// Everything a drawn row shows, within one frame's layout, palette and brokers (`FrameKey`).
+    /// Everything a drawn row shows but its texts (`noteTexts`), within one frame's layout, palette and
+    /// brokers (`FrameKey`). Plain data on purpose: a frame copies and compares 1,000 of these, and a
+    /// string among them made each copy a round of reference counting (a third of the frame).
     struct RowKey: Equatable {
         var figures: FiguresKey
         var age: FormattedNumber?
-        var symbol: String
-        /// The broker named on the row (the freshest source's in the per-symbol view).
-        var branding: ServiceBranding
         /// The per-symbol view's best bid and ask brokers, by index in the groups' brokers (-1: none).
         var bidSource: Int
         var askSource: Int
-        var error: String?
         var sparkline: Int
         var sparklineGeneration: UInt64
         var look: WatchlistTable.RowLook
@@ -168,7 +166,10 @@ public struct WatchlistTableCache: Sendable {
         var layout: ColumnLayout
         var palette: Palette
         var columns: Int
+        /// The groups' brokers, whose glyphs mark the per-symbol view's best bid and ask.
         var brokers: [ServiceBranding]
+        /// The brokers the rows name, in the order of `noteTexts`'s `brand`.
+        var brandings: [ServiceBranding]
     }
 
     static let figuresPerRow = WatchlistTable.valueColumnCount
@@ -177,6 +178,10 @@ public struct WatchlistTableCache: Sendable {
     private var figures: [FormattedNumber?] = []
     private var frameKey: FrameKey?
     private var rowKeys: [RowKey?] = []
+    /// The texts each kept row was drawn with: compared in place, apart from `RowKey`.
+    private var rowSymbols: [String] = []
+    private var rowBrands: [Int] = []
+    private var rowErrors: [String?] = []
     private var rowCells: [UInt64] = []
     /// How many rows were drawn rather than put back, in all (tests).
     private(set) var rowsDrawn = 0
@@ -189,8 +194,22 @@ public struct WatchlistTableCache: Sendable {
         figuresKeys = Array(repeating: nil, count: count)
         figures = Array(repeating: nil, count: count * Self.figuresPerRow)
         rowKeys = Array(repeating: nil, count: count)
+        rowSymbols = Array(repeating: "", count: count)
+        rowBrands = Array(repeating: -1, count: count)
+        rowErrors = Array(repeating: nil, count: count)
         rowCells = []
         frameKey = nil  // so that `beginDrawing` makes room for the cells
+    }
+
+    /// The texts row `index` shows this frame: its symbol, the broker it names (`brand`: its index in the
+    /// frame's `FrameKey.brandings`; the freshest source's in the per-symbol view) and what it says
+    /// instead of a price. Cells kept with other texts are forgotten.
+    mutating func noteTexts(row index: Int, symbol: String, brand: Int, error: String?) {
+        guard rowSymbols[index] != symbol || rowBrands[index] != brand || rowErrors[index] != error else { return }
+        rowSymbols[index] = symbol
+        rowBrands[index] = brand
+        rowErrors[index] = error
+        rowKeys[index] = nil
     }
 
     /// The formatted figures of row `index` (`figuresPerRow`, the age among them as it was when kept),
