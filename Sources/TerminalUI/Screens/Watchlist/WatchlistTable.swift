@@ -119,7 +119,7 @@ struct WatchlistTable {
         }
         let position = positionText(height: tableRows.count)
         let layout = ColumnLayout.fit(
-            demand: demand(texts), width: buffer.size.columns,
+            demand: demand(texts, cache: &cache), width: buffer.size.columns,
             reserved: position.map { $0.utf8.count + ColumnLayout.gap + 1 } ?? 0,
             order: state.columns.map(ColumnLayout.Column.init), perSymbol: perSymbol)
         let unplacedPosition = drawHeadings(layout, position: position, into: &buffer, row: headingRow)
@@ -217,6 +217,8 @@ struct WatchlistTable {
         private var sparklines: [Int] = []
         /// `brandIndex` per broker of the symbol groups, -1 until asked.
         private var brokerBrands: [Int] = []
+        /// The `brandIndex` a slot with this broker index (`Slot.broker`) had last, -1 for none yet.
+        private var slotBrands: [Int] = []
 
         init(capacity: Int) {
             scalars.reserveCapacity(capacity * 48)
@@ -242,7 +244,7 @@ struct WatchlistTable {
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: slot.pointee.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
-            let brand = sourceBroker >= 0 ? brandIndex(ofBroker: sourceBroker, in: brokers) : brandIndex(slot.pointee.branding)
+            let brand = sourceBroker >= 0 ? brandIndex(ofBroker: sourceBroker, in: brokers) : brandIndex(of: slot)
             bounds.append(brandNames[brand])
             glyphs.append(brandGlyphs[brand])
             brands.append(brand)
@@ -294,6 +296,26 @@ struct WatchlistTable {
             if brokerBrands.count != brokers.count { brokerBrands = [Int](repeating: -1, count: brokers.count) }
             if brokerBrands[broker] < 0 { brokerBrands[broker] = brandIndex(brokers[broker]) }
             return brokerBrands[broker]
+        }
+
+        /// `brandIndex` of the slot's branding, compared in place (a copy of a branding is three strings'
+        /// reference counts), first against the one its broker index named on an earlier row.
+        private mutating func brandIndex(of slot: UnsafePointer<WatchlistRows.Slot>) -> Int {
+            let broker = slot.pointee.broker
+            if broker >= 0, broker < slotBrands.count, slotBrands[broker] >= 0,
+                brandings.withUnsafeBufferPointer({ $0[slotBrands[broker]] == slot.pointee.branding })
+            {
+                return slotBrands[broker]
+            }
+            let found = brandings.withUnsafeBufferPointer { brandings in
+                brandings.indices.first { brandings[$0] == slot.pointee.branding }
+            }
+            let index = found ?? brandIndex(slot.pointee.branding)
+            if broker >= 0 {
+                if broker >= slotBrands.count { slotBrands += repeatElement(-1, count: broker + 1 - slotBrands.count) }
+                slotBrands[broker] = index
+            }
+            return index
         }
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
@@ -377,16 +399,13 @@ struct WatchlistTable {
         return firstCell(branding.glyph) ?? firstCell(branding.name) ?? "•"
     }
 
-    private func demand(_ texts: FormattedRows) -> [ColumnLayout.Column: Int] {
-        var demand: [ColumnLayout.Column: Int] = [:]
-        // Volume, spread and previous close only when some row on screen has one.
-        for column in ColumnLayout.Column.allCases where ![.volume, .spread, .previousClose, .disagreement, .sparkline].contains(column) {
-            demand[column] = heading(of: column).count
-        }
-        var symbolWidth = demand[.symbol]!
+    /// The widest symbol of all the rows and the widest broker name they can show, on screen or not, so
+    /// that scrolling never shifts the columns.
+    static func slotWidths(of rows: WatchlistRows) -> (symbol: Int, brokerName: Int) {
+        var symbolWidth = 0
         // The first row of each broker names it, as brokers are few: a list beats hashing each id.
         var brokerNameWidths: [(id: String, width: Int)] = []
-        state.rows.slots.withUnsafeBufferPointer { rows in
+        rows.slots.withUnsafeBufferPointer { rows in
             for row in rows.indices {
                 // Symbols are validated ASCII, so their length is their width.
                 symbolWidth = max(symbolWidth, rows[row].key.symbol.utf8.count)
@@ -397,14 +416,24 @@ struct WatchlistTable {
             }
         }
         // A per-symbol row names its freshest source, which may be any broker.
-        if state.rows.mode == .perSymbol {
-            for broker in state.rows.groups.brokers where !brokerNameWidths.contains(where: { $0.id == broker.id }) {
+        if rows.mode == .perSymbol {
+            for broker in rows.groups.brokers where !brokerNameWidths.contains(where: { $0.id == broker.id }) {
                 brokerNameWidths.append((broker.id, TerminalText.cells(TerminalText.sanitize(broker.name)).count))
             }
         }
-        for (_, width) in brokerNameWidths {
-            demand[.broker] = max(demand[.broker]!, width + 2)
+        return (symbolWidth, brokerNameWidths.map(\.width).max() ?? 0)
+    }
+
+    private func demand(_ texts: FormattedRows, cache: inout WatchlistTableCache) -> [ColumnLayout.Column: Int] {
+        var demand: [ColumnLayout.Column: Int] = [:]
+        // Volume, spread and previous close only when some row on screen has one.
+        for column in ColumnLayout.Column.allCases where ![.volume, .spread, .previousClose, .disagreement, .sparkline].contains(column) {
+            demand[column] = heading(of: column).count
         }
+        // Scanned again only when the rows' order or brokers changed, not on every frame.
+        let widths = cache.slotWidths(of: state.rows) { Self.slotWidths(of: state.rows) }
+        var symbolWidth = max(demand[.symbol]!, widths.symbol)
+        demand[.broker] = max(demand[.broker]!, widths.brokerName + 2)
         var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
         for row in 0..<texts.count {
             symbolWidth = max(symbolWidth, texts.symbol(row).count)

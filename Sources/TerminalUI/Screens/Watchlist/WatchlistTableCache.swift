@@ -134,6 +134,26 @@ public struct WatchlistTableCache: Sendable {
         return (written, sparklineGenerations[index])
     }
 
+    // MARK: Column widths from every row
+
+    /// The rows `slotWidths` were worked out from: holding them keeps their storage, so an unchanged
+    /// order compares as one pointer.
+    private var scannedSlots: [WatchlistRows.Slot]?
+    private var scannedMode: WatchlistRowMode?
+    private var scannedBrokers: [ServiceBranding] = []
+    private var scannedWidths = (symbol: 0, brokerName: 0)
+
+    /// `WatchlistTable.slotWidths` of `rows` (`scan`), scanned again only when their slots, mode or
+    /// brokers changed.
+    mutating func slotWidths(of rows: WatchlistRows, scan: () -> (symbol: Int, brokerName: Int)) -> (symbol: Int, brokerName: Int) {
+        if scannedSlots == rows.slots, scannedMode == rows.mode, scannedBrokers == rows.groups.brokers { return scannedWidths }
+        scannedWidths = scan()
+        scannedSlots = rows.slots
+        scannedMode = rows.mode
+        scannedBrokers = rows.groups.brokers
+        return scannedWidths
+    }
+
     // MARK: Rows, by index in `WatchlistRows`
 
     /// What a row's formatted figures (all but the age, which moves with the clock) are worked out from.
