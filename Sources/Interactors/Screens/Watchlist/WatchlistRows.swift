@@ -117,28 +117,27 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
     public func crossBroker(
         group: Int, now: Date, staleAfter: TimeInterval, outlierBasisPoints: ExactDecimal, market: MarketState? = nil
     ) -> CrossBrokerQuote {
-        withObservations(group: group, market: market) { observed in
-            CrossBrokerQuote(count: observed.count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { observed[$0] }
+        withUnsafeTemporaryAllocation(of: CrossBrokerQuote.Observation.self, capacity: groups.brokers.count) { buffer in
+            let count = observations(group: group, market: market, into: buffer)
+            defer { UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).deinitialize() }
+            return CrossBrokerQuote(count: count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { buffer[$0] }
         }
     }
 
-    /// What each broker of `group` says of its symbol, in broker order (none outside the groups): what
-    /// `crossBroker` consolidates, and what a cache of its figures is keyed by. Read in place, into a
-    /// temporary buffer: a 1,000-row frame reads 1,000 groups.
-    public func withObservations<Result>(
-        group: Int, market: MarketState?, _ body: (UnsafeBufferPointer<CrossBrokerQuote.Observation>) -> Result
-    ) -> Result {
-        let count = group >= 0 && group < groups.count ? groups.brokers.count : 0
-        return withUnsafeTemporaryAllocation(of: CrossBrokerQuote.Observation.self, capacity: count) { observed in
-            entries.withUnsafeBufferPointer { entries in
-                for broker in 0..<count {
-                    let index = groups.entry(group: group, broker: broker)
-                    observed.initializeElement(at: broker, to: index >= 0 ? Self.observation(of: entries.baseAddress! + index, market: market) : .init())
-                }
+    /// What each broker of `group` says of its symbol, in broker order: what `crossBroker` consolidates,
+    /// and what a cache of its figures is keyed by. Initializes the first elements of `observed` (room
+    /// for `groups.brokers.count`), which the caller deinitializes, and returns how many (none outside
+    /// the groups). Not generic on purpose: called across modules 1,000 times a frame, a generic body
+    /// looked its metadata up at run time on each call.
+    public func observations(group: Int, market: MarketState?, into observed: UnsafeMutableBufferPointer<CrossBrokerQuote.Observation>) -> Int {
+        let count = group >= 0 && group < groups.count ? Swift.min(groups.brokers.count, observed.count) : 0
+        entries.withUnsafeBufferPointer { entries in
+            for broker in 0..<count {
+                let index = groups.entry(group: group, broker: broker)
+                observed.initializeElement(at: broker, to: index >= 0 ? Self.observation(of: entries.baseAddress! + index, market: market) : .init())
             }
-            defer { observed.deinitialize() }
-            return body(UnsafeBufferPointer(observed))
         }
+        return count
     }
 
     private static func observation(of entry: UnsafePointer<QuoteEntry>, market: MarketState?) -> CrossBrokerQuote.Observation {

@@ -55,7 +55,10 @@ public struct WatchlistTableCache: Sendable {
             crossLive = Array(repeating: CrossBrokerQuote.SourceSet(), count: settings.groups)
             crossObservations = Array(repeating: CrossBrokerQuote.Observation(), count: settings.groups * settings.brokers)
         }
-        return rows.withObservations(group: group, market: market) { observed in
+        return withUnsafeTemporaryAllocation(of: CrossBrokerQuote.Observation.self, capacity: settings.brokers) { buffer in
+            let count = rows.observations(group: group, market: market, into: buffer)
+            let observed = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            defer { UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).deinitialize() }
             guard group >= 0, group < settings.groups, observed.count == settings.brokers else {
                 let quote = CrossBrokerQuote(count: observed.count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { observed[$0] }
                 return CrossFigures(quote: quote, disagreementBasisPoints: quote.disagreementBasisPoints)
