@@ -24,12 +24,17 @@ struct BenchOptions: Sendable {
     var wireSeconds: Double?
     var wireScenarios: Set<String> = []
     var python: String?
+    /// Renderer: frames per run of each live case, and the cases to run (`RendererBenchmark.cases`;
+    /// empty = all). Two callgrind runs that differ only in frames give the instructions per frame.
+    var renderFrames: Int?
+    var renderCases: Set<String> = []
 
     static let usage = """
         usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup,journal,paper,bus,wire] [--out PATH] [--commonbroker PATH]
                           [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,fanout,slow,memory]
                           [--rates 100,1000,10000] [--designs ours,shared,shared10,reference] [--fanout-deliveries N]
                           [--wire-seconds S] [--wire-scenarios idle,50x100,...,500x10000,demo] [--python PATH]
+                          [--render-frames N] [--render-cases 1000rows,120x40,sparklines,perSymbol,detail]
         """
 
     static func parse(_ arguments: [String]) -> BenchOptions {
@@ -51,6 +56,8 @@ struct BenchOptions: Sendable {
             case "--wire-seconds": options.wireSeconds = rest.popFirst().flatMap { Double($0) }
             case "--wire-scenarios": options.wireScenarios = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
             case "--python": options.python = rest.popFirst()
+            case "--render-frames": options.renderFrames = rest.popFirst().flatMap { Int($0) }.map { max(1, $0) }
+            case "--render-cases": options.renderCases = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
             case "--commonbroker": options.commonbroker = rest.popFirst() ?? options.commonbroker
             default:
                 print(usage)

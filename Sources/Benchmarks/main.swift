@@ -40,7 +40,12 @@ if options.parts.contains(.render) {
     var bench = RendererBenchmark()
     bench.runs = options.runs
     bench.log = log
-    if options.quick { bench.window = .milliseconds(150) }
+    if options.quick {
+        bench.window = .milliseconds(150)
+        bench.frames = 100
+    }
+    if let frames = options.renderFrames { bench.frames = frames }
+    bench.only = options.renderCases
     figures.merge(bench.run())
 }
 if options.parts.contains(.decode) {

@@ -94,7 +94,9 @@ public struct SparklineSeries: Sendable, Hashable {
         withBuckets(endingAt: now) { buckets in buckets.map { $0 == Self.missing ? nil : ExactDecimal(units: $0) } }
     }
 
-    private func bucketNumber(of time: Date) -> Int64 {
+    /// The absolute number of the bucket holding `time`: `withBuckets(endingAt:)` gives the same prices for
+    /// two times in the same bucket (a cache of the drawn line holds until this moves).
+    public func bucketNumber(of time: Date) -> Int64 {
         Int64((time.timeIntervalSinceReferenceDate / bucketSeconds).rounded(.down))
     }
 

@@ -204,6 +204,22 @@ public struct ScreenBuffer: Sendable, Hashable {
         return (row * size.columns + start)..<(row * size.columns + stop)
     }
 
+    /// The packed cells of `row` (`size.columns` codes), for a view that keeps a drawn row to put back on a
+    /// later frame (`setRowCodes(_:to:)`); nil when the row holds a character of several scalars, whose
+    /// code points into this frame's own table and means nothing in another frame.
+    public func rowCodes(_ row: Int) -> ArraySlice<UInt64>? {
+        guard row >= 0, row < size.rows else { return nil }
+        let cells = self.codes[(row * size.columns)..<((row + 1) * size.columns)]
+        guard graphemes.isEmpty || !cells.contains(where: CellCode.isGrapheme) else { return nil }
+        return cells
+    }
+
+    /// Puts back a row kept by `rowCodes(_:)` from a frame of the same width.
+    public mutating func setRowCodes(_ row: Int, to rowCodes: some Collection<UInt64>) {
+        guard row >= 0, row < size.rows, rowCodes.count == size.columns else { return }
+        codes.replaceSubrange((row * size.columns)..<((row + 1) * size.columns), with: rowCodes)
+    }
+
     /// The frame as plain text lines, trailing spaces kept: what snapshot tests compare.
     public var lines: [String] {
         (0..<max(0, size.rows)).map { row in

@@ -6,7 +6,7 @@ import Interactors
 /// config's `colors` over them. Without color (`mono`, NO_COLOR, --no-color) every role still reads
 /// differently through bold, dim, reverse and underline, so monochrome terminals lose tint but not
 /// meaning.
-struct Palette: Sendable {
+struct Palette: Sendable, Equatable {
     let color: Bool
     /// By `ColorRole.slot`.
     private let roles: [TerminalColor]

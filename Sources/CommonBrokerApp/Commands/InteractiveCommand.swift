@@ -27,7 +27,8 @@ enum InteractiveCommand {
         // The table's scroll position and where the last frame put rows and tabs (for clicks) belong
         // to the frames, not to the app state (TableViewport, WatchlistLayout). The color depth is
         // known once curses has started, before the first frame.
-        let frames = Mutex((viewport: TableViewport(), layout: WatchlistLayout(), depth: ColorDepth?.none))
+        // The table's cache of rows drawn on earlier frames (WatchlistTableCache) is frame state too.
+        let frames = Mutex((viewport: TableViewport(), layout: WatchlistLayout(), depth: ColorDepth?.none, cache: WatchlistTableCache()))
         let (events, input) = AsyncStream<AppEvent>.makeStream()
         let depthSource = Mutex<TerminalSession?>(nil)
         let session = TerminalSession(
@@ -38,7 +39,8 @@ enum InteractiveCommand {
                     var options = baseOptions
                     options.colorDepth = frames.depth ?? .basic
                     return WatchlistScreen.render(
-                        box.current, size: size, now: now, options: options, viewport: &frames.viewport, layout: &frames.layout)
+                        box.current, size: size, now: now, options: options, viewport: &frames.viewport, layout: &frames.layout,
+                        cache: &frames.cache)
                 }
             },
             onKey: { key in

@@ -151,8 +151,7 @@ public struct CrossBrokerQuote: Sendable, Hashable {
                 seen.initializeElement(at: index, to: next)
                 guard next.last != nil else { continue }
                 priced.insert(index)
-                if !next.isClosingPrice, let receivedAt = next.receivedAt, now.timeIntervalSince(receivedAt) > staleAfter { continue }
-                live.insert(index)
+                if Self.isLive(next, now: now, staleAfter: staleAfter) { live.insert(index) }
             }
             let counted = live.isEmpty ? priced : live
             for index in 0..<count where counted.contains(index) {
@@ -209,6 +208,15 @@ public struct CrossBrokerQuote: Sendable, Hashable {
             }
             seen.deinitialize()
         }
+    }
+
+    /// Whether `observation` counts as live at `now`: it has a price, younger than `staleAfter` or a
+    /// closing price. The only way `now` enters the figures, so a cache of them (`WatchlistTableCache`)
+    /// holds while the same sources are live.
+    public static func isLive(_ observation: Observation, now: Date, staleAfter: TimeInterval) -> Bool {
+        guard observation.last != nil else { return false }
+        guard !observation.isClosingPrice, let receivedAt = observation.receivedAt else { return true }
+        return !(now.timeIntervalSince(receivedAt) > staleAfter)
     }
 
     private static func isFresher(_ candidate: Observation, than current: Observation) -> Bool {

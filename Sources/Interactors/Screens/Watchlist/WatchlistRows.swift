@@ -117,23 +117,37 @@ public struct WatchlistRows: RandomAccessCollection, Sendable {
     public func crossBroker(
         group: Int, now: Date, staleAfter: TimeInterval, outlierBasisPoints: ExactDecimal, market: MarketState? = nil
     ) -> CrossBrokerQuote {
-        guard group >= 0, group < groups.count else {
-            return CrossBrokerQuote([], now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints)
+        withUnsafeTemporaryAllocation(of: CrossBrokerQuote.Observation.self, capacity: groups.brokers.count) { buffer in
+            let count = observations(group: group, market: market, into: buffer)
+            defer { UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).deinitialize() }
+            return CrossBrokerQuote(count: count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { buffer[$0] }
         }
-        return entries.withUnsafeBufferPointer { entries in
-            CrossBrokerQuote(count: groups.brokers.count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { broker in
+    }
+
+    /// What each broker of `group` says of its symbol, in broker order: what `crossBroker` consolidates,
+    /// and what a cache of its figures is keyed by. Initializes the first elements of `observed` (room
+    /// for `groups.brokers.count`), which the caller deinitializes, and returns how many (none outside
+    /// the groups). Not generic on purpose: called across modules 1,000 times a frame, a generic body
+    /// looked its metadata up at run time on each call.
+    public func observations(group: Int, market: MarketState?, into observed: UnsafeMutableBufferPointer<CrossBrokerQuote.Observation>) -> Int {
+        let count = group >= 0 && group < groups.count ? Swift.min(groups.brokers.count, observed.count) : 0
+        entries.withUnsafeBufferPointer { entries in
+            for broker in 0..<count {
                 let index = groups.entry(group: group, broker: broker)
-                guard index >= 0 else { return CrossBrokerQuote.Observation() }
-                let entry = entries.baseAddress! + index
-                guard let last = entry.pointee.quote?.last else { return CrossBrokerQuote.Observation() }
-                let madeAt = entry.pointee.quote?.timestamp
-                var closing = false
-                if let market, let madeAt, let symbol = entry.pointee.quote?.symbol { closing = market.isClosingPrice(of: symbol, at: madeAt) }
-                return CrossBrokerQuote.Observation(
-                    last: last, bid: entry.pointee.quote?.bid, ask: entry.pointee.quote?.ask,
-                    madeAt: madeAt, receivedAt: entry.pointee.receivedAt, isClosingPrice: closing)
+                observed.initializeElement(at: broker, to: index >= 0 ? Self.observation(of: entries.baseAddress! + index, market: market) : .init())
             }
         }
+        return count
+    }
+
+    private static func observation(of entry: UnsafePointer<QuoteEntry>, market: MarketState?) -> CrossBrokerQuote.Observation {
+        guard let last = entry.pointee.quote?.last else { return CrossBrokerQuote.Observation() }
+        let madeAt = entry.pointee.quote?.timestamp
+        var closing = false
+        if let market, let madeAt, let symbol = entry.pointee.quote?.symbol { closing = market.isClosingPrice(of: symbol, at: madeAt) }
+        return CrossBrokerQuote.Observation(
+            last: last, bid: entry.pointee.quote?.bid, ask: entry.pointee.quote?.ask,
+            madeAt: madeAt, receivedAt: entry.pointee.receivedAt, isClosingPrice: closing)
     }
 
     /// The entry index of the broker at `broker` (in `groups.brokers`) in `group`, -1 when none.

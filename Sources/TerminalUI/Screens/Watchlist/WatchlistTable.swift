@@ -22,6 +22,14 @@ struct WatchlistTable {
     /// and the heading row had no room for it, for the header to show instead.
     @discardableResult
     func draw(into buffer: inout ScreenBuffer, headingRow: Int, rows tableRows: Range<Int>) -> String? {
+        var cache = WatchlistTableCache()
+        return draw(into: &buffer, headingRow: headingRow, rows: tableRows, cache: &cache)
+    }
+
+    /// `draw`, redoing only what changed since the frames `cache` kept (`WatchlistTableCache`): the
+    /// frame is the same with any cache.
+    @discardableResult
+    func draw(into buffer: inout ScreenBuffer, headingRow: Int, rows tableRows: Range<Int>, cache: inout WatchlistTableCache) -> String? {
         // Only the rows on screen are formatted, so a 1,000-row watchlist costs what a screenful costs.
         // Symbol and broker widths still come from every row (cheap), so scrolling never shifts them.
         let first = min(max(0, firstRow), state.rows.count)
@@ -29,17 +37,22 @@ struct WatchlistTable {
         var texts = FormattedRows(capacity: visible.count)
         var looks: [RowLook] = []
         looks.reserveCapacity(visible.count)
+        var keys: [WatchlistTableCache.RowKey] = []
+        keys.reserveCapacity(visible.count)
         let perSymbol = state.rows.mode == .perSymbol
         let brokers = state.rows.groups.brokers
         // The cross-broker figures: what the per-symbol row shows, and the marks and flags of the
         // per-broker rows. Only with something to compare, and once per symbol while its rows follow
-        // each other.
+        // each other; the cache consolidates again only a symbol whose quotes or live sources changed.
         let compares = perSymbol || brokers.count > 1
         let sparklineCount = state.columns.contains(.sparkline) ? state.rows.sparklines.count : 0
         // Held in place (not an optional, which each read would copy whole), valid while `hasCross`.
-        var cross = CrossBrokerQuote([], now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints)
+        var cross = WatchlistTableCache.CrossFigures(
+            quote: CrossBrokerQuote([], now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints),
+            disagreementBasisPoints: nil)
         var hasCross = false
         var crossGroup = -1
+        cache.prepareRows(count: state.rows.count)
         // Rows are read in place, slot and store entry through pointers: a copy of each costs a dozen
         // reference counts, and a 1,000-row frame reads 1,000 of them.
         state.rows.withRows { slots, entries in
@@ -49,15 +62,15 @@ struct WatchlistTable {
                     crossGroup = slot.pointee.group
                     hasCross = crossGroup >= 0
                     if hasCross {
-                        cross = state.rows.crossBroker(
-                            group: crossGroup, now: now, staleAfter: state.staleAfter, outlierBasisPoints: state.outlierBasisPoints,
-                            market: market)
+                        cross = cache.crossBroker(
+                            group: crossGroup, rows: state.rows, now: now, staleAfter: state.staleAfter,
+                            outlierBasisPoints: state.outlierBasisPoints, market: market)
                     }
                 }
                 // The per-symbol row reads the freshest source's entry; the per-broker row its own.
                 var source = -1
                 if perSymbol {
-                    source = hasCross ? cross.last?.source ?? -1 : -1
+                    source = hasCross ? cross.quote.last?.source ?? -1 : -1
                 } else if hasCross {
                     source = slot.pointee.broker >= 0 ? slot.pointee.broker
                         : brokers.indices.first { state.rows.entryIndex(group: crossGroup, broker: $0) == slot.pointee.entry } ?? -1
@@ -66,29 +79,47 @@ struct WatchlistTable {
                 let entry = entries.baseAddress! + entryIndex
                 let brokerID = perSymbol && source >= 0 ? brokers[source].id : slot.pointee.key.brandID
                 let error = entry.pointee.quote?.timestamp == nil ? state.rows.error(of: entry.pointee, brokerID: brokerID) : nil
-                let consolidated = perSymbol && hasCross ? cross : nil
-                texts.append(
-                    slot, entry, sourceBroker: perSymbol ? source : -1, consolidated: consolidated,
-                    brokers: brokers, sparkline: entryIndex < sparklineCount ? entryIndex : -1, error: error, now: now, market: market)
+                let consolidated = perSymbol && hasCross
+                let bid = consolidated ? cross.quote.bestBid?.price : entry.pointee.quote?.bid
+                let ask = consolidated ? cross.quote.bestAsk?.price : entry.pointee.quote?.ask
+                let figuresKey = WatchlistTableCache.FiguresKey(
+                    last: entry.pointee.quote?.last, previousClose: entry.pointee.quote?.previousClose, volume: entry.pointee.quote?.volume,
+                    bid: bid, ask: ask, disagreementBasisPoints: consolidated ? cross.disagreementBasisPoints : nil)
+                let age = (entry.pointee.quote?.timestamp).map {
+                    QuoteFormatting.ageNumber(since: $0, now: now, symbol: slot.pointee.key.symbol, market: market)
+                }
+                cache.figures(row: index, key: figuresKey) { figures in
+                    FormattedRows.format(entry, bid: bid, ask: ask, disagreementBasisPoints: figuresKey.disagreementBasisPoints, into: figures)
+                } _: { figures in
+                    texts.append(
+                        slot, sourceBroker: perSymbol ? source : -1, bidSource: consolidated ? cross.quote.bestBid?.source ?? -1 : -1,
+                        askSource: consolidated ? cross.quote.bestAsk?.source ?? -1 : -1, brokers: brokers,
+                        sparkline: entryIndex < sparklineCount ? entryIndex : -1, error: error, figures: figures, age: age)
+                }
                 var rowLook = look(of: slot, entry, hasError: error != nil, at: index)
                 if hasCross, source >= 0 {
                     if perSymbol {
                         rowLook.brand = CellCode.bits(palette.brand(brokers[source].color))
-                        if let bid = cross.bestBid { rowLook.bidBrand = CellCode.bits(palette.brand(brokers[bid.source].color)) }
-                        if let ask = cross.bestAsk { rowLook.askBrand = CellCode.bits(palette.brand(brokers[ask.source].color)) }
+                        if let bid = cross.quote.bestBid { rowLook.bidBrand = CellCode.bits(palette.brand(brokers[bid.source].color)) }
+                        if let ask = cross.quote.bestAsk { rowLook.askBrand = CellCode.bits(palette.brand(brokers[ask.source].color)) }
                     } else {
                         // A best price among one is no news: marked only where two brokers or more quote one.
-                        rowLook.isBestBid = cross.bestBidSources.contains(source) && cross.quotedBids > 1
-                        rowLook.isBestAsk = cross.bestAskSources.contains(source) && cross.quotedAsks > 1
-                        rowLook.flag = cross.flag(of: source)
+                        rowLook.isBestBid = cross.quote.bestBidSources.contains(source) && cross.quote.quotedBids > 1
+                        rowLook.isBestAsk = cross.quote.bestAskSources.contains(source) && cross.quote.quotedAsks > 1
+                        rowLook.flag = cross.quote.flag(of: source)
                     }
                 }
                 looks.append(rowLook)
+                cache.noteTexts(row: index, symbol: slot.pointee.key.symbol, brand: texts.brand(texts.count - 1), error: error)
+                keys.append(WatchlistTableCache.RowKey(
+                    figures: figuresKey, age: age,
+                    bidSource: consolidated ? cross.quote.bestBid?.source ?? -1 : -1, askSource: consolidated ? cross.quote.bestAsk?.source ?? -1 : -1,
+                    sparkline: entryIndex < sparklineCount ? entryIndex : -1, sparklineGeneration: 0, look: rowLook))
             }
         }
         let position = positionText(height: tableRows.count)
         let layout = ColumnLayout.fit(
-            demand: demand(texts), width: buffer.size.columns,
+            demand: demand(texts, cache: &cache), width: buffer.size.columns,
             reserved: position.map { $0.utf8.count + ColumnLayout.gap + 1 } ?? 0,
             order: state.columns.map(ColumnLayout.Column.init), perSymbol: perSymbol)
         let unplacedPosition = drawHeadings(layout, position: position, into: &buffer, row: headingRow)
@@ -99,15 +130,40 @@ struct WatchlistTable {
         }
         let numeric = layout.placements.filter(\.column.isNumeric)
         let sparkline = layout.placement(of: .sparkline)
+        // A row drawn on an earlier frame from the same figures, look and sparkline, under the same
+        // layout, is put back as it was drawn.
+        cache.beginDrawing(WatchlistTableCache.FrameKey(
+            layout: layout, palette: palette, columns: buffer.size.columns, brokers: brokers, brandings: texts.brandings))
         texts.scalars.withUnsafeBufferPointer { scalars in
             for (offset, screenRow) in zip(looks.indices, tableRows) {
-                drawRow(
-                    offset, texts: texts, scalars: scalars, look: looks[offset], layout: layout, numeric: numeric,
-                    sparkline: sparkline, into: &buffer, row: screenRow)
+                var key = keys[offset]
+                let series = texts.error(offset) == nil ? texts.sparkline(offset) : -1
+                guard let placement = sparkline, series >= 0, !state.rows.sparklines[series].isEmpty else {
+                    key.sparkline = -1
+                    cache.drawRow(first + offset, key: key, at: screenRow, into: &buffer) { buffer in
+                        drawRow(
+                            offset, texts: texts, scalars: scalars, look: looks[offset], layout: layout, numeric: numeric,
+                            sparkline: nil, sparklineCells: nil, into: &buffer, row: screenRow)
+                    }
+                    continue
+                }
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SparklineSeries.bucketCount) { cells in
+                    let (written, generation) = cache.sparkline(
+                        series, series: state.rows.sparklines[series], now: now, width: placement.width, unicode: unicode, into: cells)
+                    key.sparklineGeneration = generation
+                    cache.drawRow(first + offset, key: key, at: screenRow, into: &buffer) { buffer in
+                        drawRow(
+                            offset, texts: texts, scalars: scalars, look: looks[offset], layout: layout, numeric: numeric,
+                            sparkline: placement, sparklineCells: UnsafeBufferPointer(rebasing: cells[0..<written]), into: &buffer, row: screenRow)
+                    }
+                }
             }
         }
         return unplacedPosition
     }
+
+    /// Figures per row (`FormattedRows.valueColumns`), for the cache.
+    static let valueColumnCount = FormattedRows.valueColumns.count
 
     // MARK: Content
 
@@ -147,7 +203,9 @@ struct WatchlistTable {
         private var numbers: [FormattedNumber?] = []
         /// Per broker, made once rather than once per row: its branding, its glyph as one cell and where
         /// its name is in `scalars`. Apart, so that reading a glyph or a name copies no strings.
-        private var brandings: [ServiceBranding] = []
+        private(set) var brandings: [ServiceBranding] = []
+        /// Per row: its broker's index in `brandings`.
+        private var brands: [Int] = []
         private var brandGlyphs: [UInt32] = []
         private var brandNames: [Range<Int>] = []
         private var glyphs: [UInt32] = []
@@ -159,12 +217,15 @@ struct WatchlistTable {
         private var sparklines: [Int] = []
         /// `brandIndex` per broker of the symbol groups, -1 until asked.
         private var brokerBrands: [Int] = []
+        /// The `brandIndex` a slot with this broker index (`Slot.broker`) had last, -1 for none yet.
+        private var slotBrands: [Int] = []
 
         init(capacity: Int) {
             scalars.reserveCapacity(capacity * 48)
             bounds.reserveCapacity(capacity * 2)
             numbers.reserveCapacity(capacity * Self.valueColumns.count)
             glyphs.reserveCapacity(capacity)
+            brands.reserveCapacity(capacity)
             errors.reserveCapacity(capacity)
             sparklines.reserveCapacity(capacity)
             bidGlyphs.reserveCapacity(capacity)
@@ -173,59 +234,60 @@ struct WatchlistTable {
 
         var count: Int { errors.count }
 
-        /// A row: the slot's symbol, the entry's figures and the broker at `sourceBroker` in `brokers`
-        /// (the slot's own when -1). With `consolidated` (the per-symbol view) bid and ask are the best
-        /// across `brokers`, the spread is between them, and the disagreement is filled in.
+        /// A row: the slot's symbol, the broker at `sourceBroker` in `brokers` (the slot's own when -1), its
+        /// formatted `figures` (`format`) with `age` in the age's place. In the per-symbol view, the
+        /// glyphs of the best bid's and ask's brokers (`bidSource`, `askSource` in `brokers`; -1: none).
         mutating func append(
-            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, sourceBroker: Int,
-            consolidated: CrossBrokerQuote?, brokers: [ServiceBranding], sparkline: Int, error: String?, now: Date,
-            market: MarketState?
+            _ slot: UnsafePointer<WatchlistRows.Slot>, sourceBroker: Int, bidSource: Int, askSource: Int, brokers: [ServiceBranding],
+            sparkline: Int, error: String?, figures: UnsafeBufferPointer<FormattedNumber?>, age: FormattedNumber?
         ) {
             let start = scalars.count
             TerminalText.appendSanitizedCells(of: slot.pointee.key.symbol, to: &scalars)
             bounds.append(start..<scalars.count)
-            let brand = sourceBroker >= 0 ? brandIndex(ofBroker: sourceBroker, in: brokers) : brandIndex(slot.pointee.branding)
+            let brand = sourceBroker >= 0 ? brandIndex(ofBroker: sourceBroker, in: brokers) : brandIndex(of: slot)
             bounds.append(brandNames[brand])
             glyphs.append(brandGlyphs[brand])
+            brands.append(brand)
             sparklines.append(sparkline)
-            if let consolidated {
-                bidGlyphs.append(consolidated.bestBid.map { brandGlyphs[brandIndex(ofBroker: $0.source, in: brokers)] } ?? 0)
-                askGlyphs.append(consolidated.bestAsk.map { brandGlyphs[brandIndex(ofBroker: $0.source, in: brokers)] } ?? 0)
-                appendNumbers(
-                    slot, row, bid: consolidated.bestBid?.price, ask: consolidated.bestAsk?.price, consolidated: consolidated, now: now,
-                    market: market)
-            } else {
-                bidGlyphs.append(0)
-                askGlyphs.append(0)
-                appendNumbers(slot, row, bid: row.pointee.quote?.bid, ask: row.pointee.quote?.ask, consolidated: nil, now: now, market: market)
-            }
+            bidGlyphs.append(bidSource >= 0 ? brandGlyphs[brandIndex(ofBroker: bidSource, in: brokers)] : 0)
+            askGlyphs.append(askSource >= 0 ? brandGlyphs[brandIndex(ofBroker: askSource, in: brokers)] : 0)
+            let first = numbers.count
+            numbers.append(contentsOf: figures)
+            numbers[first + Self.ageField] = age
             errors.append(error.map(TerminalText.sanitize).flatMap { $0.isEmpty ? nil : $0 })
         }
 
-        private mutating func appendNumbers(
-            _ slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, bid: ExactDecimal?, ask: ExactDecimal?,
-            consolidated: CrossBrokerQuote?, now: Date, market: MarketState?
+        /// Where the age is among a row's figures: the one that moves with the clock, so the cache keeps
+        /// the others and the frame fills it in.
+        static let ageField = field(of: .age)! - 2
+
+        /// The figures of `row` (`valueColumns`, the age left nil) with `bid` and `ask` shown (the row's
+        /// own, or the best across brokers) and, in the per-symbol view, the disagreement.
+        static func format(
+            _ row: UnsafePointer<QuoteEntry>, bid: ExactDecimal?, ask: ExactDecimal?, disagreementBasisPoints: ExactDecimal?,
+            into figures: UnsafeMutableBufferPointer<FormattedNumber?>
         ) {
             // Field by field: a copy of the quote goes through Optional's generic value witnesses.
-            if let last = row.pointee.quote?.last, let timestamp = row.pointee.quote?.timestamp {
-                let decimals = QuoteFormatting.decimals(forPrice: last)
-                numbers.append(QuoteFormatting.priceNumber(last))
-                numbers.append((row.pointee.quote?.change).map { QuoteFormatting.changeNumber($0, decimals: decimals) })
-                numbers.append((row.pointee.quote?.changePercent).map(QuoteFormatting.percentNumber))
-                numbers.append(bid.map(QuoteFormatting.priceNumber))
-                numbers.append(ask.map(QuoteFormatting.priceNumber))
-                numbers.append((row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
-                numbers.append(QuoteFormatting.ageNumber(since: timestamp, now: now, symbol: slot.pointee.key.symbol, market: market))
-                if let bid, let ask, let spread = try? ask.subtracting(bid) {
-                    numbers.append(FormattedNumber(spread, decimals: decimals))
-                } else {
-                    numbers.append(nil)
-                }
-                numbers.append((row.pointee.quote?.previousClose).map(QuoteFormatting.priceNumber))
-                numbers.append((consolidated?.disagreementBasisPoints).map { FormattedNumber($0, decimals: 1) })
-            } else {
-                numbers.append(contentsOf: repeatElement(nil, count: Self.valueColumns.count))
+            guard let last = row.pointee.quote?.last else {
+                for field in figures.indices { figures[field] = nil }
+                return
             }
+            func put(_ column: ColumnLayout.Column, _ value: FormattedNumber?) { figures[field(of: column)! - 2] = value }
+            let decimals = QuoteFormatting.decimals(forPrice: last)
+            put(.last, QuoteFormatting.priceNumber(last))
+            put(.change, (row.pointee.quote?.change).map { QuoteFormatting.changeNumber($0, decimals: decimals) })
+            put(.changePercent, (row.pointee.quote?.changePercent).map(QuoteFormatting.percentNumber))
+            put(.bid, bid.map(QuoteFormatting.priceNumber))
+            put(.ask, ask.map(QuoteFormatting.priceNumber))
+            put(.volume, (row.pointee.quote?.volume).map(QuoteFormatting.volumeNumber))
+            put(.age, nil)  // moves with the clock: `ageField`
+            if let bid, let ask, let spread = try? ask.subtracting(bid) {
+                put(.spread, FormattedNumber(spread, decimals: decimals))
+            } else {
+                put(.spread, nil)
+            }
+            put(.previousClose, (row.pointee.quote?.previousClose).map(QuoteFormatting.priceNumber))
+            put(.disagreement, disagreementBasisPoints.map { FormattedNumber($0, decimals: 1) })
         }
 
         /// `brandIndex` of the broker at `broker` in `brokers`, remembered: the per-symbol view asks three
@@ -234,6 +296,26 @@ struct WatchlistTable {
             if brokerBrands.count != brokers.count { brokerBrands = [Int](repeating: -1, count: brokers.count) }
             if brokerBrands[broker] < 0 { brokerBrands[broker] = brandIndex(brokers[broker]) }
             return brokerBrands[broker]
+        }
+
+        /// `brandIndex` of the slot's branding, compared in place (a copy of a branding is three strings'
+        /// reference counts), first against the one its broker index named on an earlier row.
+        private mutating func brandIndex(of slot: UnsafePointer<WatchlistRows.Slot>) -> Int {
+            let broker = slot.pointee.broker
+            if broker >= 0, broker < slotBrands.count, slotBrands[broker] >= 0,
+                brandings.withUnsafeBufferPointer({ $0[slotBrands[broker]] == slot.pointee.branding })
+            {
+                return slotBrands[broker]
+            }
+            let found = brandings.withUnsafeBufferPointer { brandings in
+                brandings.indices.first { brandings[$0] == slot.pointee.branding }
+            }
+            let index = found ?? brandIndex(slot.pointee.branding)
+            if broker >= 0 {
+                if broker >= slotBrands.count { slotBrands += repeatElement(-1, count: broker + 1 - slotBrands.count) }
+                slotBrands[broker] = index
+            }
+            return index
         }
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
@@ -262,6 +344,7 @@ struct WatchlistTable {
         }
 
         func glyph(_ row: Int) -> UInt32 { glyphs[row] }
+        func brand(_ row: Int) -> Int { brands[row] }
         func error(_ row: Int) -> String? { errors[row] }
         func bidGlyph(_ row: Int) -> UInt32 { bidGlyphs[row] }
         func askGlyph(_ row: Int) -> UInt32 { askGlyphs[row] }
@@ -271,7 +354,7 @@ struct WatchlistTable {
     }
 
     /// How a row on screen is styled, decided once from its state.
-    private struct RowLook {
+    struct RowLook: Equatable {
         var brand: UInt64
         /// The last price's style while it flashes after a move.
         var flash: Style?
@@ -316,16 +399,13 @@ struct WatchlistTable {
         return firstCell(branding.glyph) ?? firstCell(branding.name) ?? "•"
     }
 
-    private func demand(_ texts: FormattedRows) -> [ColumnLayout.Column: Int] {
-        var demand: [ColumnLayout.Column: Int] = [:]
-        // Volume, spread and previous close only when some row on screen has one.
-        for column in ColumnLayout.Column.allCases where ![.volume, .spread, .previousClose, .disagreement, .sparkline].contains(column) {
-            demand[column] = heading(of: column).count
-        }
-        var symbolWidth = demand[.symbol]!
+    /// The widest symbol of all the rows and the widest broker name they can show, on screen or not, so
+    /// that scrolling never shifts the columns.
+    static func slotWidths(of rows: WatchlistRows) -> (symbol: Int, brokerName: Int) {
+        var symbolWidth = 0
         // The first row of each broker names it, as brokers are few: a list beats hashing each id.
         var brokerNameWidths: [(id: String, width: Int)] = []
-        state.rows.slots.withUnsafeBufferPointer { rows in
+        rows.slots.withUnsafeBufferPointer { rows in
             for row in rows.indices {
                 // Symbols are validated ASCII, so their length is their width.
                 symbolWidth = max(symbolWidth, rows[row].key.symbol.utf8.count)
@@ -336,14 +416,24 @@ struct WatchlistTable {
             }
         }
         // A per-symbol row names its freshest source, which may be any broker.
-        if state.rows.mode == .perSymbol {
-            for broker in state.rows.groups.brokers where !brokerNameWidths.contains(where: { $0.id == broker.id }) {
+        if rows.mode == .perSymbol {
+            for broker in rows.groups.brokers where !brokerNameWidths.contains(where: { $0.id == broker.id }) {
                 brokerNameWidths.append((broker.id, TerminalText.cells(TerminalText.sanitize(broker.name)).count))
             }
         }
-        for (_, width) in brokerNameWidths {
-            demand[.broker] = max(demand[.broker]!, width + 2)
+        return (symbolWidth, brokerNameWidths.map(\.width).max() ?? 0)
+    }
+
+    private func demand(_ texts: FormattedRows, cache: inout WatchlistTableCache) -> [ColumnLayout.Column: Int] {
+        var demand: [ColumnLayout.Column: Int] = [:]
+        // Volume, spread and previous close only when some row on screen has one.
+        for column in ColumnLayout.Column.allCases where ![.volume, .spread, .previousClose, .disagreement, .sparkline].contains(column) {
+            demand[column] = heading(of: column).count
         }
+        // Scanned again only when the rows' order or brokers changed, not on every frame.
+        let widths = cache.slotWidths(of: state.rows) { Self.slotWidths(of: state.rows) }
+        var symbolWidth = max(demand[.symbol]!, widths.symbol)
+        demand[.broker] = max(demand[.broker]!, widths.brokerName + 2)
         var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
         for row in 0..<texts.count {
             symbolWidth = max(symbolWidth, texts.symbol(row).count)
@@ -432,7 +522,8 @@ struct WatchlistTable {
 
     private func drawRow(
         _ offset: Int, texts: FormattedRows, scalars: UnsafeBufferPointer<UInt32>, look: RowLook, layout: ColumnLayout,
-        numeric: [ColumnLayout.Placement], sparkline sparklinePlacement: ColumnLayout.Placement?, into buffer: inout ScreenBuffer, row: Int
+        numeric: [ColumnLayout.Placement], sparkline sparklinePlacement: ColumnLayout.Placement?, sparklineCells: UnsafeBufferPointer<UInt32>?,
+        into buffer: inout ScreenBuffer, row: Int
     ) {
         for placement in layout.placements {
             switch placement.column {
@@ -457,8 +548,9 @@ struct WatchlistTable {
             for placement in numeric {
                 drawValue(texts.number(placement.column, offset), in: placement, texts: texts, offset: offset, look: look, into: &buffer, row: row)
             }
-            if let placement = sparklinePlacement, texts.sparkline(offset) >= 0 {
-                drawSparkline(texts.sparkline(offset), in: placement, style: look.change, into: &buffer, row: row)
+            if let placement = sparklinePlacement, let cells = sparklineCells {
+                // Drawn by `WatchlistTableCache.sparkline` (`Sparkline.draw`), in the row's trend style.
+                buffer.write(scalars: cells, column: placement.x, row: row, style: look.change)
             }
         }
 
@@ -524,20 +616,6 @@ struct WatchlistTable {
         } else {
             let hashes = repeatElement(UInt32(0x23), count: placement.width)  // "#"
             buffer.write(scalars: hashes, column: placement.end - hashes.count, row: row, style: style)
-        }
-    }
-
-    /// The sparkline of `series` (an index into `WatchlistRows.sparklines`) across the placement, in the
-    /// row's trend style.
-    private func drawSparkline(_ series: Int, in placement: ColumnLayout.Placement, style: UInt64, into buffer: inout ScreenBuffer, row: Int) {
-        state.rows.sparklines.withUnsafeBufferPointer { sparklines in
-            guard series < sparklines.count, !sparklines[series].isEmpty else { return }
-            sparklines[series].withBuckets(endingAt: now) { buckets in
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: placement.width) { cells in
-                    let written = Sparkline.draw(buckets, width: placement.width, unicode: unicode, into: cells)
-                    buffer.write(scalars: UnsafeBufferPointer(rebasing: cells[0..<written]), column: placement.x, row: row, style: style)
-                }
-            }
         }
     }
 

@@ -1,0 +1,281 @@
+import Domain
+import Foundation
+import Interactors
+import Stores
+import TerminalKit
+
+/// What the watchlist table worked out on earlier frames, so that a frame redoes only what changed: each
+/// symbol's cross-broker figures, each row's sparkline, formatted figures and drawn cells. Between two
+/// frames the feed moves a few dozen of 1,000 rows; without this, every frame consolidated every symbol
+/// across brokers, scaled every sparkline and formatted and drew every row again (issue 17's 1 ms).
+///
+/// Frame state, as `TableViewport` is: the render loop keeps it beside the viewport and passes it to
+/// `WatchlistScreen.render(…, cache:)`; the app state never sees it. Every entry is keyed by the values
+/// it was worked out from, compared in full (never by a counter of the store, which two copies of a
+/// state could share for different quotes), so a frame drawn with this cache, warm, cold or left by
+/// another state, is the frame drawn without it. What a frame pays for an unchanged row is comparing a
+/// few dozen words against what formatting, consolidating and drawing it cost.
+public struct WatchlistTableCache: Sendable {
+    public init() {}
+
+    // MARK: Cross-broker figures, by symbol group
+
+    /// A symbol's consolidation, and its disagreement worked out once (it divides).
+    struct CrossFigures: Sendable {
+        var quote: CrossBrokerQuote
+        var disagreementBasisPoints: ExactDecimal?
+    }
+
+    private struct CrossSettings: Equatable {
+        var groups: Int
+        var brokers: Int
+        var staleAfter: TimeInterval
+        var outlierBasisPoints: ExactDecimal
+    }
+
+    private var crossSettings: CrossSettings?
+    /// Per group, what it was consolidated from: `brokers` observations each, flat, and the sources live
+    /// then (`CrossBrokerQuote.isLive`, the only way the time enters the figures).
+    private var crossObservations: [CrossBrokerQuote.Observation] = []
+    private var crossLive: [CrossBrokerQuote.SourceSet] = []
+    private var crossFigures: [CrossFigures?] = []
+    /// How many symbols were consolidated, in all: what the tests watch to see the cache hold.
+    private(set) var consolidations = 0
+
+    /// The cross-broker figures of `group` now, consolidated again only when a broker's quote of the
+    /// symbol changed, a source went stale (or live) since, or the thresholds or the groups did.
+    mutating func crossBroker(
+        group: Int, rows: WatchlistRows, now: Date, staleAfter: TimeInterval, outlierBasisPoints: ExactDecimal, market: MarketState?
+    ) -> CrossFigures {
+        let settings = CrossSettings(
+            groups: rows.groups.count, brokers: rows.groups.brokers.count, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints)
+        if settings != crossSettings {
+            crossSettings = settings
+            crossFigures = Array(repeating: nil, count: settings.groups)
+            crossLive = Array(repeating: CrossBrokerQuote.SourceSet(), count: settings.groups)
+            crossObservations = Array(repeating: CrossBrokerQuote.Observation(), count: settings.groups * settings.brokers)
+        }
+        return withUnsafeTemporaryAllocation(of: CrossBrokerQuote.Observation.self, capacity: settings.brokers) { buffer in
+            let count = rows.observations(group: group, market: market, into: buffer)
+            let observed = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            defer { UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).deinitialize() }
+            guard group >= 0, group < settings.groups, observed.count == settings.brokers else {
+                let quote = CrossBrokerQuote(count: observed.count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { observed[$0] }
+                return CrossFigures(quote: quote, disagreementBasisPoints: quote.disagreementBasisPoints)
+            }
+            var live = CrossBrokerQuote.SourceSet()
+            for source in observed.indices where CrossBrokerQuote.isLive(observed[source], now: now, staleAfter: staleAfter) {
+                live.insert(source)
+            }
+            let first = group * settings.brokers
+            if let figures = crossFigures[group], crossLive[group] == live,
+                crossObservations.withUnsafeBufferPointer({ kept in observed.indices.allSatisfy { kept[first + $0] == observed[$0] } })
+            {
+                return figures
+            }
+            let quote = CrossBrokerQuote(count: observed.count, now: now, staleAfter: staleAfter, outlierBasisPoints: outlierBasisPoints) { observed[$0] }
+            let figures = CrossFigures(quote: quote, disagreementBasisPoints: quote.disagreementBasisPoints)
+            consolidations += 1
+            crossFigures[group] = figures
+            crossLive[group] = live
+            for source in observed.indices { crossObservations[first + source] = observed[source] }
+            return figures
+        }
+    }
+
+    // MARK: Sparklines, by index in `WatchlistRows.sparklines`
+
+    private struct SparklineKey: Equatable {
+        /// Shares the store's storage until the store records a price: then the comparison is one pointer.
+        var series: SparklineSeries
+        /// `SparklineSeries.bucketNumber(of:)` of the frame's time: the window moves on with it.
+        var end: Int64
+        var width: Int
+        var unicode: Bool
+    }
+
+    private var sparklineKeys: [SparklineKey?] = []
+    /// `SparklineSeries.bucketCount` cells per series, of which `sparklineWidths` were drawn.
+    private var sparklineCells: [UInt32] = []
+    private var sparklineWidths: [Int] = []
+    /// Changes whenever a kept sparkline is drawn anew, so a row's kept cells can say which line they show.
+    private var sparklineGenerations: [UInt64] = []
+    private var nextGeneration: UInt64 = 1
+
+    /// Writes into `cells` (room for `SparklineSeries.bucketCount`) the sparkline of `series` (its index
+    /// `index`) `width` cells wide at `now`, drawn again only when the series recorded a price or the
+    /// window moved on a bucket. Returns how many cells it wrote, and a number that changes whenever
+    /// they do.
+    mutating func sparkline(
+        _ index: Int, series: SparklineSeries, now: Date, width: Int, unicode: Bool, into cells: UnsafeMutableBufferPointer<UInt32>
+    ) -> (written: Int, generation: UInt64) {
+        let capacity = SparklineSeries.bucketCount
+        if index >= sparklineKeys.count {
+            let count = index + 1
+            sparklineKeys += repeatElement(nil, count: count - sparklineKeys.count)
+            sparklineCells += repeatElement(0, count: count * capacity - sparklineCells.count)
+            sparklineWidths += repeatElement(0, count: count - sparklineWidths.count)
+            sparklineGenerations += repeatElement(0, count: count - sparklineGenerations.count)
+        }
+        let range = (index * capacity)..<((index + 1) * capacity)
+        let key = SparklineKey(series: series, end: series.bucketNumber(of: now), width: min(max(0, width), capacity), unicode: unicode)
+        if sparklineKeys[index] != key {
+            let written = series.withBuckets(endingAt: now) { buckets in
+                sparklineCells.withUnsafeMutableBufferPointer { kept in
+                    Sparkline.draw(buckets, width: key.width, unicode: unicode, into: UnsafeMutableBufferPointer(rebasing: kept[range]))
+                }
+            }
+            sparklineWidths[index] = written
+            sparklineKeys[index] = key
+            sparklineGenerations[index] = nextGeneration
+            nextGeneration += 1
+        }
+        let written = min(sparklineWidths[index], cells.count)
+        sparklineCells.withUnsafeBufferPointer { kept in
+            for cell in 0..<written { cells[cell] = kept[range.lowerBound + cell] }
+        }
+        return (written, sparklineGenerations[index])
+    }
+
+    // MARK: Column widths from every row
+
+    /// The rows `slotWidths` were worked out from: holding them keeps their storage, so an unchanged
+    /// order compares as one pointer.
+    private var scannedSlots: [WatchlistRows.Slot]?
+    private var scannedMode: WatchlistRowMode?
+    private var scannedBrokers: [ServiceBranding] = []
+    private var scannedWidths = (symbol: 0, brokerName: 0)
+
+    /// `WatchlistTable.slotWidths` of `rows` (`scan`), scanned again only when their slots, mode or
+    /// brokers changed.
+    mutating func slotWidths(of rows: WatchlistRows, scan: () -> (symbol: Int, brokerName: Int)) -> (symbol: Int, brokerName: Int) {
+        if scannedSlots == rows.slots, scannedMode == rows.mode, scannedBrokers == rows.groups.brokers { return scannedWidths }
+        scannedWidths = scan()
+        scannedSlots = rows.slots
+        scannedMode = rows.mode
+        scannedBrokers = rows.groups.brokers
+        return scannedWidths
+    }
+
+    // MARK: Rows, by index in `WatchlistRows`
+
+    /// What a row's formatted figures (all but the age, which moves with the clock) are worked out from.
+    struct FiguresKey: Equatable {
+        var last: ExactDecimal?
+        var previousClose: ExactDecimal?
+        var volume: Int64?
+        /// The bid and ask shown: the row's own, or the best across brokers.
+        var bid: ExactDecimal?
+        var ask: ExactDecimal?
+        var disagreementBasisPoints: ExactDecimal?
+    }
+
+    /// Everything a drawn row shows but its texts (`noteTexts`), within one frame's layout, palette and
+    /// brokers (`FrameKey`). Plain data on purpose: a frame copies and compares 1,000 of these, and a
+    /// string among them made each copy a round of reference counting (a third of the frame).
+    struct RowKey: Equatable {
+        var figures: FiguresKey
+        var age: FormattedNumber?
+        /// The per-symbol view's best bid and ask brokers, by index in the groups' brokers (-1: none).
+        var bidSource: Int
+        var askSource: Int
+        var sparkline: Int
+        var sparklineGeneration: UInt64
+        var look: WatchlistTable.RowLook
+    }
+
+    /// What every row's drawing depends on beside its own key.
+    struct FrameKey: Equatable {
+        var layout: ColumnLayout
+        var palette: Palette
+        var columns: Int
+        /// The groups' brokers, whose glyphs mark the per-symbol view's best bid and ask.
+        var brokers: [ServiceBranding]
+        /// The brokers the rows name, in the order of `noteTexts`'s `brand`.
+        var brandings: [ServiceBranding]
+    }
+
+    static let figuresPerRow = WatchlistTable.valueColumnCount
+    private var rowCount = 0
+    private var figuresKeys: [FiguresKey?] = []
+    private var figures: [FormattedNumber?] = []
+    private var frameKey: FrameKey?
+    private var rowKeys: [RowKey?] = []
+    /// The texts each kept row was drawn with: compared in place, apart from `RowKey`.
+    private var rowSymbols: [String] = []
+    private var rowBrands: [Int] = []
+    private var rowErrors: [String?] = []
+    private var rowCells: [UInt64] = []
+    /// How many rows were drawn rather than put back, in all (tests).
+    private(set) var rowsDrawn = 0
+
+    /// Makes room for `count` rows, forgetting every row when the count changes (a symbol added or
+    /// removed moves most rows).
+    mutating func prepareRows(count: Int) {
+        guard count != rowCount else { return }
+        rowCount = count
+        figuresKeys = Array(repeating: nil, count: count)
+        figures = Array(repeating: nil, count: count * Self.figuresPerRow)
+        rowKeys = Array(repeating: nil, count: count)
+        rowSymbols = Array(repeating: "", count: count)
+        rowBrands = Array(repeating: -1, count: count)
+        rowErrors = Array(repeating: nil, count: count)
+        rowCells = []
+        frameKey = nil  // so that `beginDrawing` makes room for the cells
+    }
+
+    /// The texts row `index` shows this frame: its symbol, the broker it names (`brand`: its index in the
+    /// frame's `FrameKey.brandings`; the freshest source's in the per-symbol view) and what it says
+    /// instead of a price. Cells kept with other texts are forgotten.
+    mutating func noteTexts(row index: Int, symbol: String, brand: Int, error: String?) {
+        guard rowSymbols[index] != symbol || rowBrands[index] != brand || rowErrors[index] != error else { return }
+        rowSymbols[index] = symbol
+        rowBrands[index] = brand
+        rowErrors[index] = error
+        rowKeys[index] = nil
+    }
+
+    /// The formatted figures of row `index` (`figuresPerRow`, the age among them as it was when kept),
+    /// formatted again by `format` only when `key` changed.
+    mutating func figures<Result>(
+        row index: Int, key: FiguresKey, format: (UnsafeMutableBufferPointer<FormattedNumber?>) -> Void,
+        _ body: (UnsafeBufferPointer<FormattedNumber?>) -> Result
+    ) -> Result {
+        let range = (index * Self.figuresPerRow)..<((index + 1) * Self.figuresPerRow)
+        if figuresKeys[index] != key {
+            figures.withUnsafeMutableBufferPointer { figures in format(UnsafeMutableBufferPointer(rebasing: figures[range])) }
+            figuresKeys[index] = key
+        }
+        return figures.withUnsafeBufferPointer { figures in body(UnsafeBufferPointer(rebasing: figures[range])) }
+    }
+
+    /// Starts a frame's drawing: rows kept under another layout, palette, width or brokers are forgotten.
+    mutating func beginDrawing(_ key: FrameKey) {
+        guard key != frameKey else { return }
+        frameKey = key
+        rowKeys = Array(repeating: nil, count: rowCount)
+        rowCells = Array(repeating: 0, count: rowCount * key.columns)
+    }
+
+    /// Draws row `index` at `screenRow`: the cells kept for it when `key` is what they were drawn from,
+    /// else `draw`'s, which are kept for the next frame.
+    mutating func drawRow(_ index: Int, key: RowKey, at screenRow: Int, into buffer: inout ScreenBuffer, draw: (inout ScreenBuffer) -> Void) {
+        guard let frameKey, index < rowCount, frameKey.columns == buffer.size.columns else {
+            draw(&buffer)
+            return
+        }
+        let range = (index * frameKey.columns)..<((index + 1) * frameKey.columns)
+        if rowKeys[index] == key {
+            buffer.setRowCodes(screenRow, to: rowCells[range])
+            return
+        }
+        draw(&buffer)
+        rowsDrawn += 1
+        if let codes = buffer.rowCodes(screenRow) {
+            rowCells.replaceSubrange(range, with: codes)
+            rowKeys[index] = key
+        } else {
+            rowKeys[index] = nil
+        }
+    }
+}
