@@ -16,9 +16,11 @@
 
 It fails (exit status 1, the reasons in summary.md and on stderr) when:
 - the app exits;
-- RSS or descriptors grow by more than 10 %: the largest sample of the last minute against the largest
-  of the minute after the mark, the mark being 5 minutes in (1 minute for runs of 5 minutes or less:
-  the first minutes are start-up);
+- RSS or descriptors grow by more than 10 %: the largest sample of the last 5 minutes against the
+  largest of the 5 minutes from the mark, the mark being 5 minutes in (1 minute for runs of 5 minutes or
+  less: the first minutes are start-up; a short run compares a third of what follows the mark at each
+  end). Descriptors are compared between samples with the same number of the app's sockets established
+  to the brokers (`growth` says why);
 - a subscription is missing after a reconnect: every connection, once open `--grace` s (10), must hold
   every symbol that was on the list for the last 5 s before it is `--grace + 7` s old (checked every
   second against the fixture's status file); a connection whose check window meets a pause is skipped;
@@ -115,26 +117,81 @@ def growth_mark(minutes):
     return 300.0 if minutes > 5 else 60.0
 
 
-def growth(samples, key, mark, window=60.0):
-    """(baseline, end, growth): the largest `key` in [mark, mark + window) against the largest in the last
-    `window` seconds of samples (dicts with `elapsed`), growth as a fraction; None when either is empty.
-    Maxima, not single samples: the descriptors move by one per broker connection as they drop and return.
+def growth_window(minutes, mark):
+    """Seconds compared at each end: 5 minutes, or a third of what follows the mark in a shorter run.
+
+    >>> growth_window(60, 300.0), growth_window(5, 60.0)
+    (300.0, 80.0)
+    """
+    return min(300.0, (minutes * 60 - mark) / 3)
+
+
+def growth(samples, key, mark, window, state=None):
+    """(baseline, end, growth, state): the largest `key` in [mark, mark + window) against the largest in
+    the last `window` seconds of samples (dicts with `elapsed`), growth as a fraction; None when either
+    window is empty. Maxima, not single samples, so one quiet moment does not count as a change.
+    With `state` (a key), only samples with the same value of it are compared, and the largest growth over
+    the values seen in both windows is returned with its value: the app holds three descriptors per
+    open broker connection (a socket and a wake-up pipe), so descriptors are compared at the same number
+    of open connections, or four drops at the end would pass for a shrink and four returns for a leak.
 
     >>> rows = [{"elapsed": t, "fds": f} for t, f in [(50, 9), (60, 10), (70, 12), (100, 11), (150, 13), (180, 12)]]
-    >>> baseline, end, fraction = growth(rows, "fds", 60)
+    >>> baseline, end, fraction, _ = growth(rows, "fds", 60, 60)
     >>> baseline, end, round(fraction, 4)
     (12, 13, 0.0833)
-    >>> growth(rows, "fds", 200) is None
+    >>> growth(rows, "fds", 200, 60) is None
     True
+    >>> rows = [{"elapsed": t, "fds": f, "open": c} for t, f, c in
+    ...         [(0, 26, 4), (10, 14, 0), (20, 20, 2), (100, 14, 0), (110, 15, 0), (120, 23, 3)]]
+    >>> growth(rows, "fds", 0, 30, state="open")
+    (14, 15, 0.0714285714285714, 0)
+    >>> growth(rows, "fds", 0, 30)
+    (26, 23, -0.11538461538461542, None)
     """
     if not samples:
         return None
     last = samples[-1]["elapsed"]
-    first = [s[key] for s in samples if mark <= s["elapsed"] < mark + window]
-    end = [s[key] for s in samples if s["elapsed"] > last - window and s["elapsed"] >= mark + window]
-    if not first or not end or max(first) <= 0:
+    first = [s for s in samples if mark <= s["elapsed"] < mark + window]
+    end = [s for s in samples if s["elapsed"] > last - window and s["elapsed"] >= mark + window]
+
+    def maxima(rows):
+        found = {}
+        for row in rows:
+            group = row[state] if state else None
+            found[group] = max(found.get(group, row[key]), row[key])
+        return found
+
+    before, after = maxima(first), maxima(end)
+    compared = [(after[group] / before[group] - 1, group) for group in before if group in after and before[group] > 0]
+    if not compared:
         return None
-    return max(first), max(end), max(end) / max(first) - 1
+    fraction, group = max(compared, key=lambda pair: (pair[0], str(pair[1])))
+    return before[group], after[group], fraction, group
+
+
+def established_sockets(pid, ports):
+    """How many of the app's TCP sockets are established to one of `ports` on loopback (its broker
+    connections, from /proc/net/tcp by socket inode)."""
+    inodes = set()
+    for name in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{name}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+            if fields[3] == "01" and fields[9] in inodes and remote_port in ports:
+                count += 1
+    return count
 
 
 def missing_symbols(expected, subscribed):
@@ -427,6 +484,7 @@ class Soak:
         fields = status_fields(self.pid)
         ticks = cpu_ticks(self.pid)
         fds = len(os.listdir(f"/proc/{self.pid}/fd"))
+        connected = established_sockets(self.pid, {fixture.port for fixture in self.fixtures.values()})
         cpu = None
         if previous is not None:
             cpu = 100 * (ticks - previous[1]) / os.sysconf("SC_CLK_TCK") / (now - previous[0])
@@ -435,7 +493,8 @@ class Soak:
         row = {"elapsed": round(now - self.start, 1),
                "utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                "rss_kib": int(fields["VmRSS"].split()[0]), "fds": fds, "threads": int(fields["Threads"]),
-               "cpu_percent": None if cpu is None else round(cpu, 2), "broker_connections": open_connections,
+               "cpu_percent": None if cpu is None else round(cpu, 2), "app_broker_sockets": connected,
+               "broker_connections": open_connections,
                "connections_accepted": accepted, "symbols": len(self.list), "paused": self.paused_broker or ""}
         self.samples.append(row)
         self.csv.writerow(row)
@@ -452,7 +511,7 @@ class Soak:
         scratch = tempfile.mkdtemp(prefix="cb-soak-")
         self.csv_file = open(os.path.join(self.out, "soak.csv"), "w", newline="")
         self.csv = csv.DictWriter(self.csv_file, ["elapsed", "utc", "rss_kib", "fds", "threads", "cpu_percent",
-                                                  "broker_connections", "connections_accepted", "symbols", "paused"])
+                                                  "app_broker_sockets", "broker_connections", "connections_accepted", "symbols", "paused"])
         self.csv.writeheader()
         self.started_utc = datetime.datetime.now(datetime.timezone.utc)
         self.fixtures = {}
@@ -534,15 +593,18 @@ class Soak:
 
     def check_growth(self):
         mark = growth_mark(self.options.minutes)
+        window = growth_window(self.options.minutes, mark)
         self.growths = {}
-        for key, label in (("rss_kib", "RSS"), ("fds", "open descriptors")):
-            result = growth(self.samples, key, mark)
+        for key, label, state in (("rss_kib", "RSS", None), ("fds", "open descriptors", "app_broker_sockets")):
+            result = growth(self.samples, key, mark, window, state)
             self.growths[key] = result
             if result is None:
-                self.notes.append(f"{label} growth not measured: the run ended before {(mark + 120) / 60:g} min")
+                self.notes.append(f"{label} growth not measured: too few samples after {mark / 60:g} min"
+                                  + (" at a number of open broker connections seen in both windows" if state else ""))
             elif result[2] > GROWTH_LIMIT:
-                self.failures.append(f"{label} grew {100 * result[2]:.1f} % (more than {100 * GROWTH_LIMIT:g} %): "
-                                     f"largest {result[0]} in the minute after {mark / 60:g} min, {result[1]} in the last minute")
+                at = f" with {result[3]} broker connections open" if state else ""
+                self.failures.append(f"{label} grew {100 * result[2]:.1f} % (more than {100 * GROWTH_LIMIT:g} %){at}: "
+                                     f"largest {result[0]} in the {window:g} s after {mark / 60:g} min, {result[1]} in the last {window:g} s")
 
     def summary(self):
         samples = self.samples
@@ -560,6 +622,7 @@ class Soak:
         cpu = column("cpu_percent")
         reconnects = (samples[-1]["connections_accepted"] - len(BROKERS)) if samples else 0
         mark = growth_mark(o.minutes)
+        window = growth_window(o.minutes, mark)
         lines = [
             f"# Soak: {'PASS' if not self.failures else 'FAIL'}",
             "",
@@ -586,8 +649,10 @@ class Soak:
         for key, label in (("rss_kib", "RSS"), ("fds", "descriptors")):
             result = self.growths.get(key)
             if result is not None:
+                at = f", at {result[3]} open broker connections" if result[3] is not None else ""
                 lines.append(f"| {label} growth after {mark / 60:g} min | {100 * result[2]:+.1f} % "
-                             f"(max {result[0]} in the minute after the mark, {result[1]} in the last minute; limit +{100 * GROWTH_LIMIT:g} %) |")
+                             f"(max {result[0]} in the {window:g} s after the mark, {result[1]} in the last {window:g} s{at}; "
+                             f"limit +{100 * GROWTH_LIMIT:g} %) |")
         lines.append("")
         if self.failures:
             lines += ["## Failures", ""] + [f"- {failure}" for failure in self.failures[:40]]
