@@ -11,8 +11,10 @@
   that points each broker at its server). Every `--churn-every` s (5) the script adds a symbol (`a`,
   the symbol, Enter) and, once more than 4 of its own are on the list, removes the oldest (`g`, `d`: its
   symbols A0001, A0002, ... sort first), waiting each time to see the change on the screen.
-- Every 10 s: the app's RSS (VmRSS) and threads (/proc/<pid>/status), open descriptors (/proc/<pid>/fd)
-  and CPU (utime + stime of /proc/<pid>/stat over the interval, % of one core) go to soak.csv.
+- Every 10 s: the app's RSS (VmRSS, with its anonymous and file-backed parts: a heap that grows is
+  anonymous, library code paged in as new paths run is file-backed) and threads (/proc/<pid>/status),
+  open descriptors (/proc/<pid>/fd) and CPU (utime + stime of /proc/<pid>/stat over the interval, % of
+  one core) go to soak.csv.
 
 It fails (exit status 1, the reasons in summary.md and on stderr) when:
 - the app exits;
@@ -492,7 +494,8 @@ class Soak:
         open_connections = sum(len(f.status().get("connections", [])) for f in self.fixtures.values())
         row = {"elapsed": round(now - self.start, 1),
                "utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-               "rss_kib": int(fields["VmRSS"].split()[0]), "fds": fds, "threads": int(fields["Threads"]),
+               "rss_kib": int(fields["VmRSS"].split()[0]), "rss_anon_kib": int(fields["RssAnon"].split()[0]),
+               "rss_file_kib": int(fields["RssFile"].split()[0]), "fds": fds, "threads": int(fields["Threads"]),
                "cpu_percent": None if cpu is None else round(cpu, 2), "app_broker_sockets": connected,
                "broker_connections": open_connections,
                "connections_accepted": accepted, "symbols": len(self.list), "paused": self.paused_broker or ""}
@@ -510,7 +513,7 @@ class Soak:
         self.paused_broker = None
         scratch = tempfile.mkdtemp(prefix="cb-soak-")
         self.csv_file = open(os.path.join(self.out, "soak.csv"), "w", newline="")
-        self.csv = csv.DictWriter(self.csv_file, ["elapsed", "utc", "rss_kib", "fds", "threads", "cpu_percent",
+        self.csv = csv.DictWriter(self.csv_file, ["elapsed", "utc", "rss_kib", "rss_anon_kib", "rss_file_kib", "fds", "threads", "cpu_percent",
                                                   "app_broker_sockets", "broker_connections", "connections_accepted", "symbols", "paused"])
         self.csv.writeheader()
         self.started_utc = datetime.datetime.now(datetime.timezone.utc)
@@ -642,6 +645,8 @@ class Soak:
             "| measure | figures |",
             "|---|---|",
             f"| RSS | {figures('rss_kib', ' KiB')} |",
+            f"| of which anonymous (heap, stacks) | {figures('rss_anon_kib', ' KiB')} |",
+            f"| of which file-backed (code, mapped libraries) | {figures('rss_file_kib', ' KiB')} |",
             f"| open descriptors | {figures('fds')} |",
             f"| threads | {figures('threads')} |",
             f"| CPU, % of one core | mean {sum(cpu) / len(cpu):.1f}, max {max(cpu):.1f} |" if cpu else "| CPU | - |",
