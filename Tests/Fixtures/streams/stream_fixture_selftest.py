@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -307,6 +308,51 @@ async def finnhub_malformed_frames_among_good_ones():
     await malformed_frames("finnhub", "/?token=test-token", handshake, '{"type":"subscribe","symbol":"AAPL"}')
 
 
+# A flaky broker (--drop-after, --status-file), for make soak ----------------------------------------
+
+
+async def status_until(path, condition):
+    """The status file's object once `condition` holds for it (it is rewritten every 0.5 s)."""
+    async def poll():
+        while True:
+            try:
+                with open(path) as file:
+                    status = json.load(file)
+                if condition(status):
+                    return status
+            except (OSError, ValueError):
+                pass
+            await asyncio.sleep(0.05)
+    return await asyncio.wait_for(poll(), TIMEOUT)
+
+
+async def finnhub_drops_connections_and_reports_their_symbols():
+    """Each connection is aborted (no close frame) --drop-after seconds after it opened; the status file
+    lists the open connections with their symbols, and how many were accepted."""
+    with tempfile.TemporaryDirectory(prefix="stream-fixture-status-") as directory:
+        await drops_and_status(os.path.join(directory, "status.json"))
+
+
+async def drops_and_status(path):
+    async with Fixture("finnhub", "--drop-after", "1", "--status-file", path) as fixture:
+        ws = await connect(fixture.url("/?token=test-token"))
+        await ws.send('{"type":"subscribe","symbol":"AAPL"}')
+        await ws.send('{"type":"subscribe","symbol":"MSFT"}')
+        status = await status_until(path, lambda s: s["connections"] and s["connections"][0]["symbols"] == ["AAPL", "MSFT"])
+        assert status["accepted"] == 1 and status["connections"][0]["id"] == 1, status
+        try:
+            while True:
+                await asyncio.wait_for(ws.recv(), TIMEOUT)
+        except ConnectionClosed as closed_by:
+            assert closed_by.rcvd is None, f"dropped without a close frame, not {closed_by.rcvd}"
+        await fixture.line("DROPPED /?token=test-token")
+        await status_until(path, lambda s: s == {"accepted": 1, "connections": []})
+        async with connect(fixture.url("/?token=test-token")) as again:
+            await again.send('{"type":"subscribe","symbol":"IBM"}')
+            status = await status_until(path, lambda s: s["connections"] and s["connections"][0]["symbols"] == ["IBM"])
+            assert status["accepted"] == 2 and status["connections"][0]["id"] == 2, status
+
+
 # Tradier ------------------------------------------------------------------------------------------
 
 
@@ -363,7 +409,8 @@ CHECKS = {
     "polygon": [polygon_handshake_and_data, polygon_bad_key_second_connection_and_timeout, polygon_rest_routes_on_the_same_port,
                 polygon_malformed_frames_among_good_ones],
     "alpaca": [alpaca_handshake_data_and_errors, alpaca_auth_failures_limits_and_headers],
-    "finnhub": [finnhub_token_trades_pings_and_errors, finnhub_malformed_frames_among_good_ones],
+    "finnhub": [finnhub_token_trades_pings_and_errors, finnhub_malformed_frames_among_good_ones,
+                finnhub_drops_connections_and_reports_their_symbols],
     "tradier": [tradier_session_created_over_rest_on_the_same_port, tradier_session_payloads_and_errors],
 }
 

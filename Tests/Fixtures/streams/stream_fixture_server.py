@@ -8,6 +8,7 @@ Usage: stream_fixture_server.py --broker polygon|alpaca|finnhub|tradier [--port 
            [--interval SECONDS] [--auth-timeout SECONDS] [--ping-interval SECONDS]
            [--symbol-limit N] [--session-ttl SECONDS] [--start-ms MS] [--routes DIR] [--forever]
            [--malformed-every N] [--rate EVENTS_PER_SECOND] [--rate-phase F] [--sequence-prices] [--write-log FILE]
+           [--drop-after SECONDS] [--status-file FILE]
 
 Prints `LISTENING <port>` once it accepts connections and exits when its stdin closes (the test
 process holds the other end), like Tests/Fixtures/ws/echo_server.py. `--port 0` (the default) picks a
@@ -96,6 +97,15 @@ Paced load, for `make bench`'s wire-to-screen scenario (Sources/Benchmarks/WireT
                     sequence is the `--sequence-prices` one (counted with or without that option).
                     Buffered; flushed every 100 ms and when the server exits (stdin closed, SIGTERM).
 Without these options the server's output is unchanged.
+
+A flaky broker, for `make soak` (../soak/soak.py):
+  --drop-after S    every WebSocket connection is dropped S seconds after it opened: the TCP connection is
+                    aborted (no close frame, as when a network path or a broker's load balancer goes away)
+                    and the server prints `DROPPED <path>` before its `DISCONNECTED`.
+  --status-file F   what a soak checks against: every 0.5 s, when it changed, F is replaced (written to
+                    F.tmp, then renamed) by one JSON object {"accepted": <connections accepted so far>,
+                    "connections": [{"id": <1, 2, ...>, "path": ..., "opened": <time.monotonic() when it
+                    opened>, "symbols": [<its subscribed symbols, sorted>]}, ...]}, the open connections.
 
 With `--routes DIR`, plain HTTP requests (not upgrades; websockets reads no request body, so only
 bodiless ones) are answered from the routes.json files under
@@ -213,6 +223,24 @@ class Server:
         self.sequence = 0
         self.write_log = open(options.write_log, "w", buffering=1 << 20) if options.write_log else None
         self.log_flushed = time.monotonic()
+        self.streams = set()  # the open connections (Stream), for --status-file
+        self.status_written = None
+
+    def status(self):
+        connections = [{"id": stream.number, "path": stream.path, "opened": stream.opened,
+                        "symbols": sorted(stream.protocol.subscribed()) if stream.protocol else []}
+                       for stream in sorted(self.streams, key=lambda stream: stream.number)]
+        return {"accepted": self.connections, "connections": connections}
+
+    async def write_status_forever(self, path):
+        while True:
+            text = compact(self.status())
+            if text != self.status_written:
+                with open(path + ".tmp", "w") as file:
+                    file.write(text + "\n")
+                os.replace(path + ".tmp", path)
+                self.status_written = text
+            await asyncio.sleep(0.5)
 
     def next_sequence(self):
         self.sequence += 1
@@ -260,6 +288,9 @@ class Stream:
         # --rate / --sequence-prices: each symbol's current event sequence, and the events not yet logged.
         self.sequences = {}
         self.unlogged = []
+        self.number = 0
+        self.opened = time.monotonic()
+        self.protocol = None
 
     def now_ms(self):
         if self.options.start_ms is not None:
@@ -307,9 +338,13 @@ class Stream:
 
     async def run(self, protocol):
         self.server.connections += 1
+        self.number = self.server.connections
+        self.protocol = protocol
+        self.server.streams.add(self)
         report(f"CONNECTED {self.path}")
         ticker = asyncio.create_task(self.pace_forever(protocol) if self.options.rate else self.tick_forever(protocol))
         deadline = asyncio.create_task(self.auth_deadline(protocol))
+        dropper = asyncio.create_task(self.drop_later()) if self.options.drop_after else None
         try:
             await protocol.opened()
             async for message in self.ws:
@@ -319,8 +354,17 @@ class Stream:
         finally:
             ticker.cancel()
             deadline.cancel()
+            if dropper is not None:
+                dropper.cancel()
+            self.server.streams.discard(self)
             self.server.release(self.claimed_key)
             report(f"DISCONNECTED {self.path}")
+
+    async def drop_later(self):
+        """--drop-after: abort the TCP connection, as a network path that goes away does (no close frame)."""
+        await asyncio.sleep(self.options.drop_after)
+        report(f"DROPPED {self.path}")
+        self.ws.transport.abort()
 
     async def tick_forever(self, protocol):
         try:
@@ -844,6 +888,8 @@ def parse_options(argv=None):
     parser.add_argument("--rate-phase", type=float, default=0, help="--rate: shift the deadlines by this fraction of an interval")
     parser.add_argument("--sequence-prices", action="store_true", help="prices carry the server's event sequence number: (10000 + s) / 100")
     parser.add_argument("--write-log", metavar="FILE", help="one line per event written: <sequence> <symbol> <monotonic_ns>")
+    parser.add_argument("--drop-after", type=float, default=0, help="abort every connection this many seconds after it opened")
+    parser.add_argument("--status-file", metavar="FILE", help="rewrite FILE with the open connections and their symbols (JSON)")
     return parser.parse_args(argv)
 
 
@@ -868,6 +914,8 @@ async def main():
             server.flush_log()
             os._exit(0)
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, flush_and_exit)
+    # Held so that the task is not collected while it runs.
+    status_writer = asyncio.create_task(server.write_status_forever(options.status_file)) if options.status_file else None
 
     async def handle(ws):
         stream = Stream(server, ws)
