@@ -8,7 +8,7 @@ APT_BUILD := libncurses-dev libssl-dev pkg-config libcurl4-openssl-dev
 APT_TEST := tmux python3-venv openssl nats-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build release demo run test deps deps-test bench soak fuzz install clean
+.PHONY: all build release demo run test test-tsan deps deps-test bench soak fuzz install clean
 
 all: build
 
@@ -65,6 +65,31 @@ test: deps-test $(VENV)/.ready
 	$(SWIFT) build
 	COMMONBROKER_BIN=$(CURDIR)/.build/debug/commonbroker COMMONBROKER_PYTHON=$(VENV)/bin/python3 $(SWIFT) test --parallel
 
+# Every test under ThreadSanitizer, built apart in .build-tsan: the unit and integration tests, then the
+# end-to-end tests on their own, driving the TSan-built binary in tmux (run together, TSan's slowdown
+# pushed tests with a few seconds' deadline over it). TSan writes each report to $(TSAN_REPORTS).<pid>,
+# from a test process or any it starts (the app in tmux too), and a single report fails the run. The
+# project's lock is `Locked` (Sources/Locking), not `Mutex`, which TSan cannot see:
+# the first step refuses `Mutex`, whose false reports would come and go with contention.
+TSAN_SCRATCH := .build-tsan
+TSAN_REPORTS := $(CURDIR)/$(TSAN_SCRATCH)/tsan-report
+test-tsan: deps-test $(VENV)/.ready
+	@if grep -rnE '\bMutex *(<|\()' Sources Tests; then \
+		echo "Use Locked (Sources/Locking) instead of Mutex above: TSan reports Mutex's contended hand-over as a race"; exit 1; \
+	fi
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	rm -f $(TSAN_REPORTS).*
+	export TSAN_OPTIONS=log_path=$(TSAN_REPORTS) COMMONBROKER_BIN=$(CURDIR)/$(TSAN_SCRATCH)/debug/commonbroker \
+		COMMONBROKER_PYTHON=$(VENV)/bin/python3; \
+	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip-build --parallel --skip EndToEndTests; \
+	status=$$?; \
+	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip-build --parallel --filter EndToEndTests \
+		|| status=1; \
+	if ls $(TSAN_REPORTS).* >/dev/null 2>&1; then \
+		cat $(TSAN_REPORTS).*; echo "ThreadSanitizer reported the races above (in $(TSAN_REPORTS).*)"; exit 1; \
+	fi; \
+	exit $$status
+
 # Ours against the reference hub design, the renderer, the decoders, start-up (the release app in a
 # pty), the journal and paper ledger, and the bus (leader to follower through a nats-server it starts,
 # installed like the test tools), and wire to screen (the release app in a pty fed by four fixture brokers,
@@ -100,8 +125,8 @@ FUZZ_WS := Sources/Networking/WebSocket
 # Prices are read as `ExactDecimal`: its files alone (imports: none) are built as a module named Domain,
 # instrumented like the harnesses, so the decoders' `import Domain` holds outside SwiftPM too.
 FUZZ_MODULES := $(FUZZ_DIR)/modules
-# The stream decoders build on Domain (ExactDecimal), which builds on TextSafety.
-FUZZ_DOMAIN := $(FUZZ_MODULES)/libTextSafety.a $(FUZZ_MODULES)/libDomain.a
+# The stream decoders build on Domain (ExactDecimal), which builds on TextSafety and Locking.
+FUZZ_DOMAIN := $(FUZZ_MODULES)/libTextSafety.a $(FUZZ_MODULES)/libLocking.a $(FUZZ_MODULES)/libDomain.a
 FUZZ_DOMAIN_SOURCES := $(addprefix Sources/Domain/Trading/,ExactDecimal.swift ExactDecimal+Parsing.swift \
 	ExactDecimal+Arithmetic.swift ExactDecimal+Rounding.swift)
 # The scanner with its extensions (StreamJSONScanner+*.swift), whatever decoders add to it.
@@ -128,24 +153,25 @@ $(foreach broker,$(FUZZ_STREAM_BROKERS),$(eval FUZZ_SOURCES_$(broker)StreamDecod
 # (FUZZ_MODULE_SOURCES_<Module>), after the modules it imports (FUZZ_MODULE_IMPORTS_<Module>).
 FUZZ_MODULES := $(FUZZ_DIR)/modules
 FUZZ_MODULE_SOURCES_TextSafety := $(sort $(shell find Sources/TextSafety -name '*.swift'))
+FUZZ_MODULE_SOURCES_Locking := $(sort $(shell find Sources/Locking -name '*.swift'))
 FUZZ_MODULE_SOURCES_Domain := $(sort $(shell find Sources/Domain -name '*.swift'))
-FUZZ_MODULE_IMPORTS_Domain := TextSafety
+FUZZ_MODULE_IMPORTS_Domain := TextSafety Locking
 FUZZ_MODULE_SOURCES_Stores := $(sort $(shell find Sources/Stores -name '*.swift'))
-FUZZ_MODULE_IMPORTS_Stores := TextSafety Domain
+FUZZ_MODULE_IMPORTS_Stores := TextSafety Locking Domain
 FUZZ_HOLDINGS := Sources/Stores/Holdings
 FUZZ_SOURCES_LotsCSV := $(addprefix $(FUZZ_HOLDINGS)/,CSVField.swift CSVReader.swift LotsCSV.swift LotValueReader.swift \
 	LotsFileError.swift LotsFileRejection.swift TextPosition.swift TradeDate.swift ManualLot.swift)
-FUZZ_IMPORTS_LotsCSV := TextSafety Domain
+FUZZ_IMPORTS_LotsCSV := TextSafety Locking Domain
 FUZZ_LEDGER := Fuzz/Support/FuzzBytes.swift Fuzz/Support/LedgerFuzzing.swift
 FUZZ_SOURCES_JournalReplay := $(FUZZ_LEDGER)
-FUZZ_IMPORTS_JournalReplay := TextSafety Domain Stores
+FUZZ_IMPORTS_JournalReplay := TextSafety Locking Domain Stores
 FUZZ_SOURCES_PaperLedgerReplay := $(sort $(shell find Sources/PaperTrading -name '*.swift')) $(FUZZ_LEDGER)
-FUZZ_IMPORTS_PaperLedgerReplay := TextSafety Domain Stores
+FUZZ_IMPORTS_PaperLedgerReplay := TextSafety Locking Domain Stores
 FUZZ_SOURCES_ExactDecimalParsing := $(wildcard Sources/Domain/Trading/ExactDecimal*.swift)
 FUZZ_IMPORTS_ExactDecimalParsing := TextSafety
 # The bus's quote line (Sources/Bus/Wire): its two files, with CommonQuote from Domain.
 FUZZ_SOURCES_BusQuoteWire := $(addprefix Sources/Bus/Wire/,BusQuoteWire.swift BusWireError.swift) Fuzz/Support/FuzzBytes.swift
-FUZZ_IMPORTS_BusQuoteWire := TextSafety Domain
+FUZZ_IMPORTS_BusQuoteWire := TextSafety Locking Domain
 FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake NATSProtocolParser StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS)) \
 	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing BusQuoteWire
 
@@ -164,7 +190,7 @@ $(FUZZ_DIR)/bin/%: Fuzz/%Fuzzer.swift Fuzz/Support/FuzzInvariant.swift $$(FUZZ_S
 
 # A static pattern rule: an implicit one could not build a library that needs another (make refuses to
 # chain one implicit rule through itself).
-$(call fuzz_libraries,TextSafety Domain Stores): $(FUZZ_MODULES)/lib%.a: $$(FUZZ_MODULE_SOURCES_$$*) $$(call fuzz_libraries,$$(FUZZ_MODULE_IMPORTS_$$*))
+$(call fuzz_libraries,TextSafety Locking Domain Stores): $(FUZZ_MODULES)/lib%.a: $$(FUZZ_MODULE_SOURCES_$$*) $$(call fuzz_libraries,$$(FUZZ_MODULE_IMPORTS_$$*))
 	@mkdir -p $(@D)
 	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name $* -emit-module -emit-module-path $(@D)/$*.swiftmodule \
 		-emit-library -static $(filter %.swift,$^) -o $@
@@ -174,4 +200,4 @@ install: release
 	install -m 0755 .build/release/commonbroker $(DESTDIR)$(PREFIX)/bin/commonbroker
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-tsan

@@ -19,18 +19,20 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
 
         // Layers, innermost first. Each depends only on layers beneath it.
+        // The project's lock, `Locked`: a POSIX mutex, which ThreadSanitizer understands (`make test-tsan`).
+        .target(name: "Locking", swiftSettings: strict),
         // How text from outside is shown safely (escaped), the same on screen, stderr and in print.
         .target(name: "TextSafety", swiftSettings: strict),
-        .target(name: "Domain", dependencies: ["TextSafety"], swiftSettings: strict),
-        .target(name: "Networking", dependencies: ["Domain", "TextSafety", "COpenSSL"], swiftSettings: strict),
-        .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking", "TextSafety"], swiftSettings: strict),
-        .target(name: "MarketDataHub", dependencies: ["Domain"], swiftSettings: strict),
-        .target(name: "Bus", dependencies: ["Domain", "Networking"], swiftSettings: strict),
-        .target(name: "Stores", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
+        .target(name: "Domain", dependencies: ["TextSafety", "Locking"], swiftSettings: strict),
+        .target(name: "Networking", dependencies: ["Domain", "TextSafety", "COpenSSL", "Locking"], swiftSettings: strict),
+        .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking", "TextSafety", "Locking"], swiftSettings: strict),
+        .target(name: "MarketDataHub", dependencies: ["Domain", "Locking"], swiftSettings: strict),
+        .target(name: "Bus", dependencies: ["Domain", "Networking", "Locking"], swiftSettings: strict),
+        .target(name: "Stores", dependencies: ["Domain", "TextSafety", "Locking"], swiftSettings: strict),
         // The paper broker: its pure rules (when an order fills and at what price, the cash and FIFO lots a
         // fill moves, why an order is refused), its ledger's records and state, and the actor that fills
         // from a `MarketFeed` and keeps everything in a `Journal` (Stores).
-        .target(name: "PaperTrading", dependencies: ["Domain", "Stores", "TextSafety"], swiftSettings: strict),
+        .target(name: "PaperTrading", dependencies: ["Domain", "Stores", "TextSafety", "Locking"], swiftSettings: strict),
         // The terminal's own vocabulary, free of quotes and number formats: keys and sizes (what the update
         // loop receives as events), cells, styles, the screen buffer and its diff, character widths and
         // safe text. Curses needs nothing else.
@@ -41,10 +43,10 @@ let package = Package(
         ]),
         .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit", "TextSafety"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Domain", "Interactors", "Stores", "TerminalKit", "TextSafety"], swiftSettings: strict),
-        .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit"], swiftSettings: strict),
+        .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit", "Locking"], swiftSettings: strict),
         .target(
             name: "CommonBrokerApp",
-            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Bus", "Stores", "PaperTrading", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses"],
+            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Bus", "Stores", "PaperTrading", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses", "Locking"],
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),
@@ -52,20 +54,21 @@ let package = Package(
         // the ledger's replay, the paper broker's replay and P&L, the bus through a real nats-server.
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["MarketDataHub", "Domain", "Networking", "Bus", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters", "Stores", "PaperTrading"],
+            dependencies: ["MarketDataHub", "Domain", "Networking", "Bus", "TerminalKit", "TerminalUI", "TerminalCurses", "Interactors", "BrokerAdapters", "Stores", "PaperTrading", "Locking"],
             swiftSettings: strict
         ),
 
         // Test helpers shared by test targets: a manual clock, the fixture HTTP server, a subprocess runner.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "TextSafety"], swiftSettings: strict),
-        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Domain", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "BusTests", dependencies: ["Bus", "Networking", "Domain", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain"], swiftSettings: strict),
-        .testTarget(name: "PaperTradingTests", dependencies: ["PaperTrading", "Domain", "Stores", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TextSafety", "Locking"], swiftSettings: strict),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Domain", "TestSupport", "Locking"], swiftSettings: strict),
+        .testTarget(name: "BrokerAdaptersTests", dependencies: ["BrokerAdapters", "Networking", "Domain", "TestSupport", "Locking"], swiftSettings: strict),
+        .testTarget(name: "BusTests", dependencies: ["Bus", "Networking", "Domain", "TestSupport", "Locking"], swiftSettings: strict),
+        .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport", "Locking"], swiftSettings: strict),
+        .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain", "Locking"], swiftSettings: strict),
+        .testTarget(name: "PaperTradingTests", dependencies: ["PaperTrading", "Domain", "Stores", "TestSupport", "Locking"], swiftSettings: strict),
+        .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit", "Locking"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "Stores", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
         .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalKit"], swiftSettings: strict),
         .testTarget(

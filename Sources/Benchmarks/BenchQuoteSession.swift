@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// The upstream both hubs read: an `AsyncThrowingStream` the producer thread feeds flat out or at a
 /// steady rate, as a broker's socket reader would.
@@ -8,7 +8,7 @@ final class BenchQuoteSession: QuoteStreamSession {
     let feed: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
     /// nil: unbounded (paced runs). A bound lets a flat-out producer see how far ahead of the hub it is.
     let capacity: Int?
-    private let subscribed = Mutex<Set<String>>([])
+    private let subscribed = Locked<Set<String>>([])
 
     init(capacity: Int?) {
         self.capacity = capacity

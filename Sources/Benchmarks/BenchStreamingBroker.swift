@@ -1,12 +1,12 @@
 import Domain
-import Synchronization
+import Locking
 
 /// The one streaming broker `MarketDataHub` is given in a benchmark; each open hands out a fresh
 /// `BenchQuoteSession` and keeps it for the producer.
 final class BenchStreamingBroker: Sendable {
     let branding = ServiceBranding(id: "bench", name: "Bench", glyph: "b", color: .cyan)
     private let capacity: Int?
-    private let latest = Mutex<BenchQuoteSession?>(nil)
+    private let latest = Locked<BenchQuoteSession?>(nil)
 
     init(capacity: Int?) {
         self.capacity = capacity

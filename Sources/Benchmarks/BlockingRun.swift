@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Runs `operation` in a task and blocks the calling (main) thread until it returns.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// libdispatch's signal loop (`sigsuspend`), where valgrind 3.19 crashes, and callgrind's instruction
 /// counts are the one repeatable measure of the hub on a noisy machine.
 func runBlocking<Result: Sendable>(_ operation: @escaping @Sendable () async -> Result) -> Result {
-    let outcome = Mutex<Result?>(nil)
+    let outcome = Locked<Result?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {
         let result = await operation()

@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// The broker the bus benchmark's leader connects to: each session it opens is a `BenchQuoteSession`
 /// (live at once), which the benchmark's producer feeds from its own thread as a socket reader would.
@@ -7,7 +7,7 @@ final class BusBenchUpstream: Sendable {
     let branding = ServiceBranding(id: "benchbroker", name: "Bench Broker", glyph: "B", color: .blue)
     /// Room for a flat-out producer to run ahead of the leader; a full session makes it wait.
     let capacity: Int
-    private let current = Mutex<BenchQuoteSession?>(nil)
+    private let current = Locked<BenchQuoteSession?>(nil)
 
     init(capacity: Int = 4_096) {
         self.capacity = capacity

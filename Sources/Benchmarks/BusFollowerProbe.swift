@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// Reads the follower's session as its hub would, and keeps what the bus benchmark measures: for the
 /// quotes of the phase under way (sequence numbers `first..<end`, see `BenchQuote`), how many arrived,
@@ -32,7 +32,7 @@ final class BusFollowerProbe: Sendable {
     /// The state the reader task and the benchmark share, in a box of its own: the task is made before
     /// the probe is whole.
     private final class Store: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     private let store = Store()

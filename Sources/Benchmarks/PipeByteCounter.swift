@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,7 +13,7 @@ enum PipeByteCounter {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
         let (readEnd, writeEnd) = (ends[0], ends[1])
-        let received = Mutex(0)
+        let received = Locked(0)
         let done = DispatchSemaphore(value: 0)
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// What one benchmark subscriber has seen: the newest sequence per symbol, how many quotes reached it,
 /// and (when asked) the latency of each from hand-in to arrival. Only its consumer task writes it.
@@ -17,13 +17,13 @@ final class SubscriberProbe: Sendable {
     let symbolIndexes: [Int]
     let recordsLatency: Bool
     private let countdown: DeliveryCountdown?
-    private let seen: Mutex<Seen>
+    private let seen: Locked<Seen>
 
     init(symbolIndexes: [Int], symbolCount: Int, recordsLatency: Bool, countdown: DeliveryCountdown? = nil) {
         self.symbolIndexes = symbolIndexes
         self.recordsLatency = recordsLatency
         self.countdown = countdown
-        seen = Mutex(Seen(
+        seen = Locked(Seen(
             lastSequence: Array(repeating: -1, count: symbolCount),
             lastSentAt: Array(repeating: 0, count: symbolCount),
             lastArrival: Array(repeating: 0, count: symbolCount)))

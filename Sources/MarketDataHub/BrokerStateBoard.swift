@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// The connection state of every broker, shared by all subscribers: a change is written once and
 /// each subscriber picks it up on its next drain.
@@ -8,7 +8,7 @@ import Synchronization
 /// a single number, not one per broker (an array per subscriber was 48 bytes of each one's heap).
 final class BrokerStateBoard: Sendable {
     let brokers: [String]
-    private let cells: Mutex<Cells>
+    private let cells: Locked<Cells>
 
     private struct Cells {
         var states: [(state: BrokerConnectionState, version: UInt64)]
@@ -20,7 +20,7 @@ final class BrokerStateBoard: Sendable {
     /// frame counts start at version 0: a count of zero is not news.
     init(brokers: [String], initial: BrokerConnectionState = .connecting) {
         self.brokers = brokers
-        cells = Mutex(Cells(
+        cells = Locked(Cells(
             states: Array(repeating: (initial, 1), count: brokers.count),
             skippedFrames: Array(repeating: (0, 0), count: brokers.count), version: 1))
     }

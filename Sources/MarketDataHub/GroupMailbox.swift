@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// The hub's side of a `MarketFeedGroup`: one `SubscriberMailbox` for the whole group, its roster, and
 /// the replays owed to members that joined symbols the group already followed.
@@ -11,10 +11,10 @@ import Synchronization
 final class GroupMailbox: Sendable {
     let mailbox: SubscriberMailbox
     let hub: MarketDataHub
-    private let roster = Mutex(GroupRoster<MarketFeedGroupMember>())
+    private let roster = Locked(GroupRoster<MarketFeedGroupMember>())
     /// Cached values owed to single members, delivered before the batch of the same wake-up: a replay is
     /// taken before the batch, so a newer change always reaches the member after it, never before.
-    private let replays = Mutex<[(member: MarketFeedGroupMember, update: MarketUpdate)]>([])
+    private let replays = Locked<[(member: MarketFeedGroupMember, update: MarketUpdate)]>([])
 
     init(mailbox: SubscriberMailbox, hub: MarketDataHub) {
         self.mailbox = mailbox

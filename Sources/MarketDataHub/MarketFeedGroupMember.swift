@@ -1,4 +1,5 @@
 import Domain
+import Locking
 import Synchronization
 
 /// One member of a `MarketFeedGroup`: the symbols it follows and what it is called with.
@@ -12,12 +13,12 @@ public final class MarketFeedGroupMember: Sendable {
     /// Read on every call of the fan-out, so a flag rather than a lock.
     private let active = Atomic<Bool>(true)
     /// Changed only on the hub; the lock is for `Sendable`, and is never contended.
-    private let followed: Mutex<FollowedSymbols>
+    private let followed: Locked<FollowedSymbols>
 
     init(group: GroupMailbox, symbols: Set<String>, receive: @escaping @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void) {
         self.group = group
         handler = receive
-        followed = Mutex(FollowedSymbols(symbols))
+        followed = Locked(FollowedSymbols(symbols))
     }
 
     /// Replaces the symbols followed; newly followed ones start with the values the hub has.

@@ -1,4 +1,5 @@
 import Domain
+import Locking
 import Synchronization
 
 /// The newest quote and failure of one (broker, symbol) key, shared by every subscriber that follows
@@ -6,7 +7,7 @@ import Synchronization
 /// remembers the version it last took, so "changed since my last batch" costs no per-subscriber copy.
 final class QuoteSlot: Sendable {
     let key: QuoteKey
-    private let cell = Mutex(Cell())
+    private let cell = Locked(Cell())
     /// `Cell.version`, readable without the lock: a subscriber following many keys checks each for a
     /// change on every batch, and most have none (100 lock round trips per batch were most of the CPU
     /// per delivery with 10 subscribers following 100 symbols each).

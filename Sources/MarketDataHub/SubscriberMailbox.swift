@@ -1,4 +1,5 @@
 import Domain
+import Locking
 import Synchronization
 
 /// What one subscriber has not seen yet, and the wake-up that tells it so.
@@ -18,8 +19,8 @@ final class SubscriberMailbox: Sendable {
     /// Set when something changed that the consumer has not yet taken: spares repeated resumes under
     /// load, and tells a consumer about to park that it need not.
     private let pending = Atomic<Bool>(false)
-    private let contents: Mutex<Contents>
-    private let waiter = Mutex(Waiter())
+    private let contents: Locked<Contents>
+    private let waiter = Locked(Waiter())
 
     private struct Followed {
         let slot: QuoteSlot
@@ -49,7 +50,7 @@ final class SubscriberMailbox: Sendable {
     init(id: Int, board: BrokerStateBoard) {
         self.id = id
         self.board = board
-        contents = Mutex(Contents())
+        contents = Locked(Contents())
     }
 
     var followedKeys: [QuoteKey] { contents.withLock { $0.followed.map(\.slot.key) } }

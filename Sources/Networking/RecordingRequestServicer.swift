@@ -8,7 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import Locking
 
 /// A decorator that sends through another servicer and writes each exchange, redacted, to a folder as
 /// `0001-GET-v1-markets-quotes.json`, numbered in the order the answers arrive. `ReplayingRequestServicer`
@@ -16,7 +16,7 @@ import Synchronization
 public final class RecordingRequestServicer: RequestServicer {
     public let directory: URL
     private let wrapped: any RequestServicer
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var lastNumber: Int
@@ -34,7 +34,7 @@ public final class RecordingRequestServicer: RequestServicer {
             throw .cannotCreateDirectory(directory.path, reason: error.localizedDescription)
         }
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        state = Mutex(State(lastNumber: existing.compactMap(Self.number(ofFileNamed:)).max() ?? 0))
+        state = Locked(State(lastNumber: existing.compactMap(Self.number(ofFileNamed:)).max() ?? 0))
     }
 
     public func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {

@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Locking
 
 /// Serves a folder written by `RecordingRequestServicer`, without a network: a request gets the response
 /// of the recording with the same method, path and query (secrets redacted, query order ignored; the host
@@ -18,7 +18,7 @@ public final class ReplayingRequestServicer: RequestServicer {
     /// forgot to declare a secret still matches (and still never shows it in the no-match error).
     private let recordedSecretNames: Set<String>
     /// How many times each request has been answered, by its key.
-    private let served = Mutex<[Key: Int]>([:])
+    private let served = Locked<[Key: Int]>([:])
 
     private struct Loaded: Sendable {
         let file: String

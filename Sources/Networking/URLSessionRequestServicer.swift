@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Locking
 
 /// The live servicer: one ephemeral URLSession (no cookies, no cache, no credential store), a deadline
 /// per request, and cancellation that reaches the socket.
@@ -115,7 +115,7 @@ private final class Exchange: Sendable {
         var ending: URLSessionRequestServicer.Ending?
         var finished = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func start(_ task: URLSessionDataTask, deadline seconds: TimeInterval) {
         let alreadyStopped = state.withLock { state -> Bool in

@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Synchronization
+import Locking
 
 /// The user's named lists of symbols (`WatchlistBook`), each in the order its symbols were added.
 /// Persisted when `file` is non-nil; otherwise kept for this run only (the `--symbols` option).
@@ -13,9 +13,9 @@ public final class WatchlistStore: Sendable {
     private let now: @Sendable () -> Date
     /// Serializes loads and edits in this process. It is held across file I/O, so the lists have a
     /// lock of their own and readers never wait for the disk.
-    private let editGate = Mutex<Void>(())
-    private let current: Mutex<WatchlistBook>
-    private let editNotes = Mutex<[WatchlistLoadNote]>([])
+    private let editGate = Locked<Void>(())
+    private let current: Locked<WatchlistBook>
+    private let editNotes = Locked<[WatchlistLoadNote]>([])
 
     public convenience init(file: WatchlistFile?, seed: [String]) {
         self.init(file: file, seed: seed, now: { Date() })
@@ -26,7 +26,7 @@ public final class WatchlistStore: Sendable {
         self.file = file
         self.seed = WatchlistBook(symbols: Self.withoutDuplicates(seed.compactMap(Self.canonical)))
         self.now = now
-        self.current = Mutex(self.seed)
+        self.current = Locked(self.seed)
     }
 
     /// Every list, as last read or written.

@@ -1,6 +1,6 @@
+import Locking
 import TerminalKit
 import CNcursesw
-import Synchronization
 
 /// What terminfo says a terminal type can do, as far as drawing a full-screen table needs: checked before
 /// curses starts, because on a terminal that cannot move the cursor (TERM=dumb) curses "works" and draws
@@ -42,5 +42,5 @@ public struct TerminalCapabilities: Sendable, Hashable {
         }
     }
 
-    private static let probeLock = Mutex(())
+    private static let probeLock = Locked(())
 }

@@ -1,6 +1,7 @@
 import CNcursesw
 import Dispatch
 import Foundation
+import Locking
 import Synchronization
 import TerminalKit
 
@@ -18,7 +19,7 @@ public final class TerminalSession: Sendable {
     private let wakeUp: Result<WakeUpSignal, TerminalError>
     private let stopRequested = Atomic<Bool>(false)
     private let bellRequested = Atomic<Bool>(false)
-    private let lifecycle: Mutex<Lifecycle>
+    private let lifecycle: Locked<Lifecycle>
     /// Entered when the UI thread starts, left when it has restored the terminal.
     private let uiThreadRunning = DispatchGroup()
 
@@ -61,7 +62,7 @@ public final class TerminalSession: Sendable {
         let size = cb_window_size(STDOUT_FILENO, &rows, &columns) == 0
             ? ScreenSize(columns: Int(columns), rows: Int(rows))
             : ScreenSize(columns: 80, rows: 24)
-        lifecycle = Mutex(Lifecycle(size: size))
+        lifecycle = Locked(Lifecycle(size: size))
     }
 
     /// The terminal's size: as curses last saw it while running, else as the kernel reports it.
@@ -102,7 +103,7 @@ public final class TerminalSession: Sendable {
         }
 
         let startup = DispatchSemaphore(value: 0)
-        let startupError = Mutex<TerminalError?>(nil)
+        let startupError = Locked<TerminalError?>(nil)
         uiThreadRunning.enter()
         let thread = Thread { [self] in
             let screen: CursesScreen

@@ -1,7 +1,7 @@
+import Locking
 import TestSupport
 import Domain
 import Foundation
-import Synchronization
 import Testing
 @testable import BrokerAdapters
 
@@ -167,7 +167,7 @@ import Testing
     /// During an outage the flaky broker cannot be reached, so the hub keeps reconnecting (and the rows
     /// go stale) until it ends; steady brokers have no outages.
     @Test func theFlakyBrokerRefusesConnectionsDuringItsOutages() async throws {
-        let time = Mutex(stamp)
+        let time = Locked(stamp)
         let gamma = DemoBroker(profile: .gamma, settings: settings, clock: ManualClock(), now: { time.withLock { $0 } })
         let outage = try #require(gamma.outages).outage(0)
         func at(_ tick: Int) { time.withLock { $0 = Date(timeIntervalSince1970: Double(tick) * 0.5) } }

@@ -3,8 +3,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 import Networking
-import Synchronization
 
 /// A `RequestServicer` with no network, shared by the broker tests: it answers from a broker's
 /// routes.json as the fixture server would (`FixtureRoutes`), or from a closure. It keeps every request
@@ -30,7 +30,7 @@ final class FixtureRoutesServicer: RequestServicer {
     }
 
     private let answer: Answer
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(answer: @escaping Answer) {
         self.answer = answer

@@ -3,8 +3,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 import Networking
-import Synchronization
 
 /// Holds every request until `batch` of them are waiting (or the last expected one arrived), then lets
 /// them all through, so the most requests a caller ever has in flight is observable without sleeping.
@@ -21,7 +21,7 @@ final class GatedServicer: RequestServicer {
     let inner: any RequestServicer
     let batch: Int
     let expected: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(inner: any RequestServicer, batch: Int, expected: Int) {
         self.inner = inner

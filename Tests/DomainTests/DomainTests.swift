@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct SymbolTests {
@@ -113,8 +113,8 @@ import Testing
 
 @Suite struct MarketUpdatesTests {
     private final class ScriptedSource: MarketUpdateSource {
-        private let script: Mutex<[MarketUpdate]>
-        init(_ updates: [MarketUpdate]) { script = Mutex(updates) }
+        private let script: Locked<[MarketUpdate]>
+        init(_ updates: [MarketUpdate]) { script = Locked(updates) }
         func nextUpdate(isolation actor: isolated (any Actor)?) async -> MarketUpdate? {
             script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         }

@@ -1,12 +1,12 @@
 import Foundation
 import Domain
-import Synchronization
+import Locking
 import Testing
 
 /// A consumer written against the box only, as a screen would be: it shows "sending" while the order is out.
 private final class TicketModel: Sendable {
     let place: Service<OrderRequest, Result<Order, BrokerError>>
-    let state = Mutex("idle")
+    let state = Locked("idle")
 
     init(place: Service<OrderRequest, Result<Order, BrokerError>>) {
         self.place = place
@@ -49,7 +49,7 @@ private final class TicketModel: Sendable {
     @Test func validationHookSeesTheInputWhileTheCallerWaits() async {
         let mock = Service<OrderRequest, Result<Order, BrokerError>>.Mock(stubOutput: .success(placed))
         let ticket = TicketModel(place: mock.service)
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         mock.validationHook = { input in
             seen.withLock { $0.append("\(input.symbol) while \(ticket.shown)") }
         }

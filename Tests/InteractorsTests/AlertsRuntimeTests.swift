@@ -1,8 +1,8 @@
 import Domain
 import Foundation
 import Interactors
+import Locking
 import Stores
-import Synchronization
 import Testing
 
 /// The runtime carries out what an alert asks for: the bell and the notification through its closures,
@@ -16,7 +16,7 @@ import Testing
         let feed = ManualFeed(brokers: [alpha])
         let published = Published()
         let bells = CallCounter()
-        let notifications = Mutex<[DesktopNotification]>([])
+        let notifications = Locked<[DesktopNotification]>([])
         let runtime = AppRuntime(
             state: AppState(
                 brokers: [alpha], book: store.book,

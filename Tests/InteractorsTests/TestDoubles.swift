@@ -1,8 +1,8 @@
 import Domain
 import Foundation
 import Interactors
+import Locking
 import Stores
-import Synchronization
 
 let alpha = ServiceBranding(id: "alpha", name: "Alpha", glyph: "a", color: .cyan)
 let beta = ServiceBranding(id: "beta", name: "Beta", glyph: "b", color: .magenta)
@@ -15,7 +15,7 @@ func quote(_ symbol: String, _ last: ExactDecimal, close: ExactDecimal? = 100, a
 /// A MarketFeed the test drives by hand; records what the interactor asks of it.
 final class ManualFeed: MarketFeed, Sendable {
     let brokers: [ServiceBranding]
-    private let state = Mutex<(symbols: [Set<String>], continuation: AsyncStream<MarketUpdate>.Continuation?, cancelled: Bool, refreshed: [Set<String>])>(([], nil, false, []))
+    private let state = Locked<(symbols: [Set<String>], continuation: AsyncStream<MarketUpdate>.Continuation?, cancelled: Bool, refreshed: [Set<String>])>(([], nil, false, []))
 
     init(brokers: [ServiceBranding]) { self.brokers = brokers }
 
@@ -50,7 +50,7 @@ final class ManualFeed: MarketFeed, Sendable {
 
 /// Collects published view states so tests can wait for one that matches.
 final class Published: Sendable {
-    private let states = Mutex<[WatchlistViewState]>([])
+    private let states = Locked<[WatchlistViewState]>([])
     private let changed = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     var publish: @Sendable (WatchlistViewState) -> Void {
@@ -91,7 +91,7 @@ func makeRuntime(
 
 /// Counts calls, e.g. of the runtime's quit.
 final class CallCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     func call() { count.withLock { $0 += 1 } }
 }

@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// An upstream session the test drives: it pushes events and reads back what the hub asked.
 final class FakeQuoteSession: QuoteStreamSession {
@@ -13,7 +13,7 @@ final class FakeQuoteSession: QuoteStreamSession {
     private let feed: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
     private let calls: AsyncStream<Call>
     private let callLog: AsyncStream<Call>.Continuation
-    private let recorded = Mutex<[Call]>([])
+    private let recorded = Locked<[Call]>([])
 
     init() {
         (events, feed) = AsyncThrowingStream.makeStream()
@@ -50,8 +50,8 @@ final class FakeQuoteSession: QuoteStreamSession {
 /// A streaming broker whose sessions are `FakeQuoteSession`s; opens can be scripted to fail.
 final class FakeStreamingBroker: Sendable {
     let branding: ServiceBranding
-    private let failures = Mutex<[BrokerError]>([])
-    private let opens = Mutex(0)
+    private let failures = Locked<[BrokerError]>([])
+    private let opens = Locked(0)
     private let sessions: AsyncStream<FakeQuoteSession>
     private let opened: AsyncStream<FakeQuoteSession>.Continuation
 

@@ -1,7 +1,7 @@
+import Locking
 import TestSupport
 import Domain
 import Foundation
-import Synchronization
 import Testing
 
 @testable import MarketDataHub
@@ -15,7 +15,7 @@ private func key(_ symbol: String) -> QuoteKey { QuoteKey(brandID: "alpha", symb
 
 /// Everything one member was called with, in order.
 private final class MemberLog: Sendable {
-    private let calls = Mutex<[(key: QuoteKey, change: Result<CommonQuote, BrokerError>)]>([])
+    private let calls = Locked<[(key: QuoteKey, change: Result<CommonQuote, BrokerError>)]>([])
 
     var record: @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void {
         { [self] key, change in calls.withLock { $0.append((key, change)) } }
@@ -141,7 +141,7 @@ private func waitForHub(_ subscription: MarketFeedSubscription, _ symbol: String
     @Test func aMemberRemovedMidBatchIsNotCalledAgain() async throws {
         let hub = makeHub()
         let group = await hub.subscribeGroup()
-        let victim = Mutex<MarketFeedGroupMember?>(nil)
+        let victim = Locked<MarketFeedGroupMember?>(nil)
         let (first, second) = (MemberLog(), MemberLog())
         let record = first.record
         // The first member, called first, removes the second in the middle of the batch: what `leave()`

@@ -4,8 +4,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 import Networking
-import Synchronization
 import Testing
 
 @Suite struct RecordReplayTests {
@@ -128,7 +128,7 @@ import Testing
 
     @Test func aPollingSessionReplaysInOrderThenHoldsTheLastAnswer() async throws {
         try await TemporaryDirectory.withAsync { temporary in
-            let price = Mutex(100)
+            let price = Locked(100)
             let upstream = StubServicer { _ throws(BrokerError) in
                 HTTPResponse(status: 200, body: Data("\(price.withLock { value in value += 1; return value })".utf8))
             }

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
+import Locking
 import Testing
 import Stores
-import Synchronization
 
 /// Several stores (as in several running instances) on one directory.
 @Suite struct WatchlistSharedFileTests {
@@ -111,7 +111,7 @@ extension WatchlistSharedFileTests {
 }
 
 private final class FailureLog: Sendable {
-    private let recorded = Mutex<[String]>([])
+    private let recorded = Locked<[String]>([])
 
     func record(_ failure: String) {
         recorded.withLock { $0.append(failure) }

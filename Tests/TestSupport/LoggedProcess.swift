@@ -4,7 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import Locking
 
 /// A long-running program whose stdout and stderr go to files, for tests that count what it has printed
 /// so far ("exactly one CONNECTED"), signal it, and await its exit status: a fixture server that several
@@ -17,7 +17,7 @@ public final class LoggedProcess: Sendable {
     public let pid: pid_t
     public let standardOutput: URL
     public let standardError: URL
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let exitStatus = Locked<Int32?>(nil)
 
     /// Starts `executable` (a path, or a name looked up on PATH) with `arguments` and `environment` added to this process's own.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], logs directory: URL, name: String) throws {

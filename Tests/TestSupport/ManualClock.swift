@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// A clock that moves only when the test advances it (after swift-async-algorithms' `ManualClock`).
 /// Tests wait until code under test is asleep on it (`sleepers(atLeast:)`) instead of sleeping
@@ -47,7 +47,7 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -4,7 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import Locking
 
 
 /// A real `nats-server` for one test, on a port it picks itself:
@@ -25,7 +25,7 @@ public final class NATSServerProcess: Sendable {
     public let directory: URL
     private let jetStream: Bool
     private let extraArguments: [String]
-    private let pid: Mutex<pid_t?>
+    private let pid: Locked<pid_t?>
 
     public var url: String { "nats://127.0.0.1:\(port)" }
     public var clusterURL: String? { clusterPort.map { "nats://127.0.0.1:\($0)" } }
@@ -108,7 +108,7 @@ public final class NATSServerProcess: Sendable {
         }
         close(stderrWrite)
         guard spawned == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        pid = Mutex(child)
+        pid = Locked(child)
 
         let portsFile = directory.appendingPathComponent("nats-server_\(child).ports")
         do {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Locking
 import Synchronization
 
 /// A Python script acting as a network peer (a WebSocket server, say) for the life of this value. The
@@ -35,11 +36,11 @@ public final class PythonPeer: Sendable {
     private let pid: pid_t
     private let stdinWriteEnd: Int32
     private let stderrPath: String
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
     private let stdinOpen = Atomic(true)
     /// Shared with the thread that reads stdout, which must not keep `self` (and so the peer) alive.
     private final class OutputBox: Sendable {
-        let state = Mutex(Output())
+        let state = Locked(Output())
     }
 
     private let output = OutputBox()
@@ -193,7 +194,7 @@ public final class PythonPeer: Sendable {
         }
     }
 
-    private static let spawnLock = Mutex(())
+    private static let spawnLock = Locked(())
 
     private static func collectLines(from descriptor: Int32, into output: OutputBox) {
         var pending: [UInt8] = []

@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Synchronization
+import Locking
 
 /// A demo broker's stream connection. Emits `.live` at once, then on every market tick a quote for
 /// each followed symbol that moved. Ticks are slept on the injected clock; the decisions are
@@ -46,7 +46,7 @@ enum DemoQuoteStreamSession {
     /// The state and the stream's continuation, shared by the session and its ticking task. Events
     /// are yielded under the lock so subscribe's immediate quotes and tick quotes keep their order.
     final class Connection: DrivenQuoteStreamConnection {
-        private let state: Mutex<DemoStreamState>
+        private let state: Locked<DemoStreamState>
         private let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
         private let now: @Sendable () -> Date
 
@@ -54,7 +54,7 @@ enum DemoQuoteStreamSession {
             state: DemoStreamState, continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation,
             now: @escaping @Sendable () -> Date
         ) {
-            self.state = Mutex(state)
+            self.state = Locked(state)
             self.continuation = continuation
             self.now = now
         }

@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// The one door for every request that counts against one broker's API quota, whoever makes it: the
 /// start-up snapshot fan-out, the poller, a credential check. The composition root builds one per broker
@@ -14,7 +14,7 @@ import Synchronization
 public final class BrokerRequestGate: Sendable {
     public let rateLimiter: RequestRateLimiter?
     private let clock: ElapsedClock
-    private let pause: Mutex<RequestPause>
+    private let pause: Locked<RequestPause>
 
     /// `unnamedRateLimitWait` is the first pause after a 429 that names no time; it doubles per such 429 in
     /// a row, up to `maximumWait`.
@@ -24,7 +24,7 @@ public final class BrokerRequestGate: Sendable {
     ) {
         self.rateLimiter = rateLimiter
         self.clock = ElapsedClock(clock)
-        self.pause = Mutex(RequestPause(initialWait: unnamedRateLimitWait, maximumWait: maximumWait))
+        self.pause = Locked(RequestPause(initialWait: unnamedRateLimitWait, maximumWait: maximumWait))
     }
 
     /// A gate whose limiter has the rate and burst of `settings`, and whose unnamed-429 backoff is the

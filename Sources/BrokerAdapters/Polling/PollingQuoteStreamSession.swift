@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Synchronization
+import Locking
 
 /// One polling "connection": a loop that asks `PollingState` what to do, waits on the clock or the rate
 /// limiter, calls `quotes(for:)` and yields what the state makes of the answer. All decisions are the
@@ -55,11 +55,11 @@ enum PollingQuoteStreamSession {
     /// The state and the stream's continuation, shared by the session's methods and its loop.
     final class Connection: DrivenQuoteStreamConnection {
         let wake = WakeSignal()
-        private let state: Mutex<PollingState>
+        private let state: Locked<PollingState>
         private let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
 
         init(state: PollingState, continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation) {
-            self.state = Mutex(state)
+            self.state = Locked(state)
             self.continuation = continuation
         }
 

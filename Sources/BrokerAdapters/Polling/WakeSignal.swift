@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Wakes one waiting task early, e.g. the polling loop when a symbol is subscribed. A signal sent while
 /// nobody waits is kept (at most one), so a wake-up between deciding to wait and waiting is never lost.
@@ -8,7 +8,7 @@ final class WakeSignal: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in

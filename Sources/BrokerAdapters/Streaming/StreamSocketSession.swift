@@ -1,11 +1,11 @@
 import Domain
+import Locking
 import Networking
-import Synchronization
 
 /// One broker stream over one WebSocket, driven by a `StreamSessionMachine`.
 ///
 /// A reader task decodes each frame outside the lock, then feeds the events to the machine under a
-/// `Mutex` and carries out its actions while still holding it; the hub's subscribe and unsubscribe do the
+/// `Locked` and carries out its actions while still holding it; the hub's subscribe and unsubscribe do the
 /// same. Outgoing messages are only queued under the lock, and one writer task sends them in queue order:
 /// what reaches the broker follows the order of the machine's decisions (an unsubscribe never overtakes
 /// the subscribe it undoes), and no one awaits while holding the lock.
@@ -111,7 +111,7 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
             var ended = false
         }
 
-        private let state: Mutex<State>
+        private let state: Locked<State>
         private let events: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
         private let outbox: AsyncStream<Outgoing>.Continuation
 
@@ -119,7 +119,7 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
             machine: Machine, events: AsyncThrowingStream<QuoteEvent, any Error>.Continuation,
             outbox: AsyncStream<Outgoing>.Continuation
         ) {
-            self.state = Mutex(State(machine: machine))
+            self.state = Locked(State(machine: machine))
             self.events = events
             self.outbox = outbox
         }

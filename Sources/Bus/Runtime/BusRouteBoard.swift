@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// Each broker's route (direct, leader, follower of whom), as the bus sessions learn it, for the footer.
 /// Sessions write it from their actors; the app reads the changes as a stream.
@@ -10,7 +10,7 @@ public final class BusRouteBoard: Sendable {
         var nextWatcher = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

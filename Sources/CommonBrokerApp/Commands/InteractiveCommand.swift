@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import Interactors
-import Synchronization
+import Locking
 import TerminalCurses
 import TerminalKit
 import TerminalUI
@@ -28,9 +28,9 @@ enum InteractiveCommand {
         // to the frames, not to the app state (TableViewport, WatchlistLayout). The color depth is
         // known once curses has started, before the first frame.
         // The table's cache of rows drawn on earlier frames (WatchlistTableCache) is frame state too.
-        let frames = Mutex((viewport: TableViewport(), layout: WatchlistLayout(), depth: ColorDepth?.none, cache: WatchlistTableCache()))
+        let frames = Locked((viewport: TableViewport(), layout: WatchlistLayout(), depth: ColorDepth?.none, cache: WatchlistTableCache()))
         let (events, input) = AsyncStream<AppEvent>.makeStream()
-        let depthSource = Mutex<TerminalSession?>(nil)
+        let depthSource = Locked<TerminalSession?>(nil)
         let session = TerminalSession(
             options: TerminalSessionOptions(color: app.colorEnabled, mouse: app.config.mouse, frameClock: app.frameClock),
             frame: { size, now in

@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Synchronization
+import Locking
 
 /// The quotes `paper-stress` fills from: one made-up broker quoting a few symbols in a seeded random
 /// walk (a cent up or down a tick, a two-cent spread), every `tick`, for the symbols its one
@@ -20,14 +20,14 @@ final class PaperStressFeed: MarketFeed, Sendable {
     }
 
     let brokers = [PaperStressFeed.branding]
-    private let walk: Mutex<Walk>
+    private let walk: Locked<Walk>
     private let tick: Duration
 
     init(seed: UInt64, tick: Duration = .milliseconds(2)) {
         var random = SplitMix64(seed: seed)
         var cents: [String: Int64] = [:]
         for symbol in Self.symbols { cents[symbol] = 5_000 + Int64(random.next() % 20_000) }
-        walk = Mutex(Walk(random: random, cents: cents))
+        walk = Locked(Walk(random: random, cents: cents))
         self.tick = tick
     }
 

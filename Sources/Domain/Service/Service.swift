@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A typed async function from a domain input to a domain output (design doc 003, "Service"): what a
 /// screen or store is given instead of a broker, so it is tested against `Mock` before any HTTP exists.
@@ -38,10 +38,10 @@ extension Service {
             var validationHook: (@Sendable (Input) -> Void)?
         }
 
-        private let state: Mutex<State>
+        private let state: Locked<State>
 
         public init(stubOutput: Output, validationHook: (@Sendable (Input) -> Void)? = nil) {
-            state = Mutex(State(stubOutput: stubOutput, validationHook: validationHook))
+            state = Locked(State(stubOutput: stubOutput, validationHook: validationHook))
         }
 
         /// What every call returns; change it between calls to script a sequence.

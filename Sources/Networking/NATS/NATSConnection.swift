@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Locking
 import Synchronization
 
 /// A NATS client connection (https://docs.nats.io/reference/reference-protocols/nats-protocol) over
@@ -94,13 +95,13 @@ public final class NATSConnection: Sendable {
     private let broadcaster: NATSEventBroadcaster
     private let nextSID = Atomic<UInt64>(1)
     private let nextRequestToken = Atomic<UInt64>(1)
-    private let random: Mutex<SplitMix64>
+    private let random: Locked<SplitMix64>
 
     private init(options: Options, channel: NATSIOChannel, broadcaster: NATSEventBroadcaster, random: SplitMix64, inboxPrefix: String) {
         self.options = options
         self.channel = channel
         self.broadcaster = broadcaster
-        self.random = Mutex(random)
+        self.random = Locked(random)
         self.inboxPrefix = inboxPrefix
     }
 

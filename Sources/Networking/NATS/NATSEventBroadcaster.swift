@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Hands a connection's events to every listener. Each listener has its own stream with a bounded
 /// buffer (the newest events win), so a listener that stops reading costs memory for 256 events at
@@ -11,7 +11,7 @@ final class NATSEventBroadcaster: Sendable {
     }
 
     static let bufferLimit = 256
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func stream() -> AsyncStream<NATSConnectionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: NATSConnectionEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferLimit))

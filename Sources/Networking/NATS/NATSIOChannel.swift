@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// What other threads hand to a connection's I/O thread, behind one short lock, plus the pipe that
 /// wakes it, and what the I/O thread publishes back (status, the server's INFO). The I/O thread takes
@@ -42,7 +42,7 @@ final class NATSIOChannel: Sendable {
 
     let wakePipe: WebSocketWakePipe
     let pendingBytesLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(wakePipe: WebSocketWakePipe, pendingBytesLimit: Int) {
         self.wakePipe = wakePipe

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// A live watch of some keys of a KV bucket: `events` yields every matching key's latest value, then
@@ -60,7 +61,7 @@ public final class NATSKeyValueWatch: Sendable {
 
     /// The driver's task, which the consumer's mailbox must reach to cancel it before it exists.
     private final class DriverTask: Sendable {
-        private let task = Mutex<Task<Void, Never>?>(nil)
+        private let task = Locked<Task<Void, Never>?>(nil)
         private let cancelled = Atomic<Bool>(false)
 
         func start(_ body: @escaping @Sendable () async -> Void) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A queue from a producer (the connection's I/O thread, a watch's driver) to one consumer task, which
 /// takes everything waiting in one batch.
@@ -15,7 +15,7 @@ final class NATSMailbox<Element: Sendable>: Sendable {
     typealias Push = NATSMailboxPush
 
     let limit: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Runs once when the consumer's task is cancelled while it waits, or `cancel()` is called.
     private let onCancel: @Sendable () -> Void
 
@@ -41,7 +41,7 @@ final class NATSMailbox<Element: Sendable>: Sendable {
     init(limit: Int = .max, onCancel: @escaping @Sendable () -> Void = {}) {
         self.limit = max(1, limit)
         self.onCancel = onCancel
-        state = Mutex(State())
+        state = Locked(State())
     }
 
     @discardableResult

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// What other threads hand to a connection's I/O thread, behind one short lock, plus the pipe that
 /// wakes it. The I/O thread takes everything at once and works on it without the lock.
@@ -21,7 +21,7 @@ final class WebSocketIOChannel: Sendable {
     }
 
     let wakePipe: WebSocketWakePipe
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(wakePipe: WebSocketWakePipe) {
         self.wakePipe = wakePipe

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The paper broker's executor: its jobs run one at a time on a thread of their own, so the journal's
 /// blocking calls (an `fsync` per append, a `flock` that may wait for another instance) never hold one
@@ -13,7 +13,7 @@ final class PaperBrokerThread: SerialExecutor, Sendable {
         var threadRunning = false
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let wake = NSCondition()
     private let name: String
     static let idleLinger: TimeInterval = 1

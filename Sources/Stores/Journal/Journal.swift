@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import Locking
 
 /// An append-only ledger of `Record`s in one file, one JSON line each (`JournalLine` gives the layout,
 /// docs/ledger-format.md the file), that loses nothing an append acknowledged:
@@ -25,7 +25,7 @@ public final class Journal<Record: Codable & Sendable>: Sendable {
     public let url: URL
     public let lockTimeout: Duration
     private let writing: JournalWriting
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var descriptor: Int32
@@ -49,7 +49,7 @@ public final class Journal<Record: Codable & Sendable>: Sendable {
         self.url = url
         self.lockTimeout = lockTimeout
         self.writing = writing
-        state = Mutex(State(descriptor: try JournalDisk.openLedger(url)))
+        state = Locked(State(descriptor: try JournalDisk.openLedger(url)))
     }
 
     deinit {
@@ -282,7 +282,7 @@ public final class Journal<Record: Codable & Sendable>: Sendable {
     /// `body` of 0..<count, in order, on several threads when `threads` says so.
     private static func inParallel<Result: Sendable>(_ count: Int, threads: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
         guard count > 1, threads > 1 else { return (0..<count).map(body) }
-        let results = Mutex([Result?](repeating: nil, count: count))
+        let results = Locked([Result?](repeating: nil, count: count))
         DispatchQueue.concurrentPerform(iterations: count) { index in
             let result = body(index)
             results.withLock { $0[index] = result }

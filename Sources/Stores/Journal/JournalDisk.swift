@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import Locking
 
 /// The POSIX calls behind a ledger: the durability (`fsync`) and the lock between processes (`flock`)
 /// that FileManager does not give, and the exact errno for error messages.
@@ -58,7 +58,7 @@ enum JournalDisk {
             try read(descriptor, path: path, offset: offset, into: bytes, 0..<count)
             return bytes
         }
-        let failures = Mutex([JournalError?](repeating: nil, count: threads))
+        let failures = Locked([JournalError?](repeating: nil, count: threads))
         DispatchQueue.concurrentPerform(iterations: threads) { piece in
             let range = (count / threads * piece)..<(piece == threads - 1 ? count : count / threads * (piece + 1))
             do throws(JournalError) {

@@ -1,8 +1,8 @@
 @testable import BrokerAdapters
 import Domain
 import Foundation
+import Locking
 import Networking
-import Synchronization
 import Testing
 
 @Suite struct FinnhubStreamServiceTests {
@@ -216,7 +216,7 @@ import Testing
 /// Passes connections through and keeps the secret names the service asked the connector to hide.
 private final class SecretNamesRecorder: WebSocketConnector {
     private let base: StreamSessionTestSocket
-    private let names = Mutex<Set<String>?>(nil)
+    private let names = Locked<Set<String>?>(nil)
 
     init(_ base: StreamSessionTestSocket) {
         self.base = base

@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 @testable import BrokerAdapters
@@ -31,10 +31,10 @@ import TestSupport
 
     /// Counts the requests that reach the broker and answers each with the next scripted result.
     final class Broker: Sendable {
-        private let script: Mutex<[Result<Int, BrokerError>]>
-        private let sent = Mutex(0)
+        private let script: Locked<[Result<Int, BrokerError>]>
+        private let sent = Locked(0)
 
-        init(_ script: [Result<Int, BrokerError>]) { self.script = Mutex(script) }
+        init(_ script: [Result<Int, BrokerError>]) { self.script = Locked(script) }
 
         var requests: Int { sent.withLock { $0 } }
 

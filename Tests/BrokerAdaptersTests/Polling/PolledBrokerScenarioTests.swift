@@ -3,8 +3,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 import Networking
-import Synchronization
 import Testing
 import TestSupport
 @testable import BrokerAdapters
@@ -22,7 +22,7 @@ import TestSupport
     final class ClockedServicer: RequestServicer {
         let inner = URLSessionRequestServicer()
         let clock: ManualClock
-        private let sent = Mutex<[(at: Duration, path: String, query: String)]>([])
+        private let sent = Locked<[(at: Duration, path: String, query: String)]>([])
 
         init(clock: ManualClock) { self.clock = clock }
 

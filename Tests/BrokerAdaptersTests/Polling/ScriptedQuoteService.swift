@@ -1,7 +1,7 @@
 import Dispatch
 import Domain
 import Foundation
-import Synchronization
+import Locking
 
 /// A `QuoteService` whose answers a test scripts per call, and which records the symbols of each call.
 /// Tests wait for a number of calls with `calls(atLeast:)` instead of sleeping.
@@ -25,7 +25,7 @@ final class ScriptedQuoteService: QuoteService {
         var nextWatcherID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The answer to call number `call` (0-based) for `symbols`.
     private let reply: @Sendable (_ call: Int, _ symbols: [String]) -> Reply
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Items handed from a producer (a session's events, a socket's sent messages) to a test, which awaits
 /// them with a deadline so that a bug fails the test instead of hanging the run. Shared by the Polygon and
@@ -16,7 +16,7 @@ final class StreamSessionTestInbox<Element: Sendable>: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func put(_ item: Element) {
         state.withLock { state -> CheckedContinuation<Void, Never>? in

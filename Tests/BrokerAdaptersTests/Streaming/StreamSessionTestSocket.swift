@@ -1,7 +1,7 @@
 import Domain
 import Foundation
+import Locking
 import Networking
-import Synchronization
 
 /// A scripted WebSocket peer for stream-session tests: the test plays the server (`serverSends`,
 /// `serverCloses`, `serverDrops`) and reads what the client sent, in order (`nextSent`). It is its own
@@ -10,7 +10,7 @@ final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Se
     let messages: AsyncThrowingStream<WebSocketMessage, any Error>
     private let server: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
     private let sent = StreamSessionTestInbox<String>()
-    private let record = Mutex(Record())
+    private let record = Locked(Record())
     private let connectError: WebSocketError?
 
     struct Record: Sendable {

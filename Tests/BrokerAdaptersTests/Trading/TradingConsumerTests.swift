@@ -1,7 +1,7 @@
 import Domain
 import Foundation
+import Locking
 import Networking
-import Synchronization
 import Testing
 @testable import BrokerAdapters
 
@@ -10,7 +10,7 @@ import Testing
 /// the one point that switches is which box it is given.
 private final class TicketModel: Sendable {
     let place: TradingBoxes.PlaceOrder
-    private let state = Mutex("idle")
+    private let state = Locked("idle")
 
     init(place: TradingBoxes.PlaceOrder) {
         self.place = place
@@ -75,7 +75,7 @@ private struct BoxedOrderService: OrderService {
         let placed = Order(request: order, id: OrderID("o-1"), status: .accepted, createdAt: Self.now, updatedAt: Self.now)
         let mock = TradingBoxes.PlaceOrder.Mock(stubOutput: .success(placed))
         let ticket = TicketModel(place: mock.service)
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         mock.validationHook = { _ in seen.withLock { $0.append(ticket.shown) } }
 
         await ticket.submit(order)

@@ -1,11 +1,11 @@
 import BrokerAdapters
 import Domain
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct BoundedConcurrencyTests {
     final class Gauge: Sendable {
-        let state = Mutex((running: 0, peak: 0))
+        let state = Locked((running: 0, peak: 0))
         func enter() { state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) } }
         func leave() { state.withLock { $0.running -= 1 } }
         var peak: Int { state.withLock { $0.peak } }
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aFailureThatEndsTheBatchLeavesTheRestUnrun() async {
-        let started = Mutex<[Int]>([])
+        let started = Locked<[Int]>([])
         let results = await BoundedConcurrency.results(
             for: Array(0..<5), limit: 1, endsBatch: { if case .rateLimited = $0 { true } else { false } }
         ) { item throws(BrokerError) in
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func cancellationLeavesTheRestUnrun() async {
-        let started = Mutex<[Int]>([])
+        let started = Locked<[Int]>([])
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return await BoundedConcurrency.results(for: Array(0..<3), limit: 1) { item throws(BrokerError) in

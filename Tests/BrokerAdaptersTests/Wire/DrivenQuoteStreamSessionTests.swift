@@ -1,12 +1,12 @@
 import Domain
-import Synchronization
+import Locking
 import Testing
 @testable import BrokerAdapters
 
 @Suite struct DrivenQuoteStreamSessionTests {
     /// Records what the session forwards and when its driver stopped.
     final class Recorder: DrivenQuoteStreamConnection {
-        private let log = Mutex<[String]>([])
+        private let log = Locked<[String]>([])
         let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
 
         init(_ continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation) { self.continuation = continuation }

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
+import Locking
 import Networking
-import Synchronization
 import Testing
 @testable import BrokerAdapters
 
@@ -13,7 +13,7 @@ import Testing
     final class Answers: Sendable {
         let table: [String: Result<CommonQuote, BrokerError>]
         let failing: [String: BrokerError]
-        private let fetched = Mutex<[String]>([])
+        private let fetched = Locked<[String]>([])
 
         init(_ table: [String: Result<CommonQuote, BrokerError>], failing: [String: BrokerError] = [:]) {
             self.table = table

@@ -1,8 +1,8 @@
 import Bus
 import Domain
 import Foundation
+import Locking
 import Networking
-import Synchronization
 import TestSupport
 
 /// What the live bus tests share: a real nats-server with JetStream in a temporary directory, bus
@@ -58,8 +58,8 @@ enum BusLiveRig {
 /// Every event of one session, kept for the test to look at.
 final class EventLog: Sendable {
     private final class Store: Sendable {
-        let events = Mutex<[QuoteEvent]>([])
-        let ended = Mutex(false)
+        let events = Locked<[QuoteEvent]>([])
+        let ended = Locked(false)
     }
 
     private let store = Store()

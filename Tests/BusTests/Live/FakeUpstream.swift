@@ -1,5 +1,5 @@
 import Domain
-import Synchronization
+import Locking
 
 /// A broker's stream as the bus session sees it, recording what it was asked: how many sessions were
 /// opened, the symbols subscribed now; `push` sends a quote on the open session.
@@ -11,7 +11,7 @@ final class FakeUpstream: Sendable {
     }
 
     let branding = ServiceBranding(id: "fakebroker", name: "Fake Broker", glyph: "F", color: .blue)
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let failsToOpen: Bool
 
     init(failsToOpen: Bool = false) {

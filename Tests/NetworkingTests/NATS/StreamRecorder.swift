@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Reads an async stream to its end on a task of its own, keeping every element, so a test can wait
 /// for what it expects to arrive: `await recorder.wait(for:until:)` returns as soon as the elements
@@ -77,7 +77,7 @@ final class StreamRecorder<Element: Sendable>: Sendable {
             var expired: Set<Int> = []
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         var elements: [Element] { state.withLock { $0.elements } }
 

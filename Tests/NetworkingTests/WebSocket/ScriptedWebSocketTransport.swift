@@ -1,5 +1,5 @@
 @testable import Networking
-import Synchronization
+import Locking
 
 /// A transport whose peer is a script, for driving `WebSocketIOLoop` through a race in a fixed order
 /// with no socket and no timing: reads return the scripted chunks one per call and then `.closed`;
@@ -14,11 +14,11 @@ final class ScriptedWebSocketTransport: WebSocketTransport, Sendable {
         var writeAttempts = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let writeFailure: WebSocketError?
 
     init(reads: [[UInt8]] = [], writeFailure: WebSocketError? = nil) {
-        state = Mutex(State(reads: reads))
+        state = Locked(State(reads: reads))
         self.writeFailure = writeFailure
     }
 

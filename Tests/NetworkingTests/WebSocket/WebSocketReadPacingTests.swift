@@ -1,6 +1,6 @@
 import Foundation
 @testable import Networking
-import Synchronization
+import Locking
 import Testing
 
 /// Read pacing in `WebSocketIOLoop`: while the pacing holds, bytes stay where they are; at the slot
@@ -22,10 +22,10 @@ import Testing
             var script: [[UInt8]?]
             var readTimes: [ContinuousClock.Instant] = []
         }
-        private let state: Mutex<State>
+        private let state: Locked<State>
 
         init(chunks: [[UInt8]]) {
-            state = Mutex(State(script: chunks.flatMap { [$0, nil] }))
+            state = Locked(State(script: chunks.flatMap { [$0, nil] }))
         }
 
         var descriptor: Int32 { -1 }

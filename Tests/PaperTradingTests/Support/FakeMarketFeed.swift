@@ -1,7 +1,7 @@
 import Domain
 import Foundation
+import Locking
 import PaperTrading
-import Synchronization
 
 /// A market feed the test drives by hand, with the real one's contract: the first batch of a
 /// subscription and a newly followed symbol replay what the feed has cached; a subscriber receives only
@@ -15,7 +15,7 @@ final class FakeMarketFeed: MarketFeed, Sendable {
         var followWaiters: [(symbol: String, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(brokers: [ServiceBranding] = [FakeMarketFeed.source, FakeMarketFeed.other]) {
         self.brokers = brokers
@@ -108,10 +108,10 @@ final class FakeFeedSubscriber: MarketUpdateSource, Sendable {
         var ended = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(symbols: Set<String>) {
-        state = Mutex(State(symbols: symbols))
+        state = Locked(State(symbols: symbols))
     }
 
     var symbols: Set<String> { state.withLock { $0.symbols } }

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
+import Locking
 import PaperTrading
-import Synchronization
 
 /// Everything a broker publishes, kept, so a test can wait for the event it expects. A wait that is
 /// never satisfied gives up after `patience` of real time and returns nil, which the test then fails
@@ -20,7 +20,7 @@ final class PaperEventRecorder: Sendable {
         var ended = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     static let patience: Double = 30
 
     init(_ events: AsyncStream<PaperEvent>) {

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The time of day the broker sees (`now`), moved by the test.
 final class WallClock: Sendable {
-    private let date: Mutex<Date>
+    private let date: Locked<Date>
 
     init(_ start: Date) {
-        date = Mutex(start)
+        date = Locked(start)
     }
 
     var now: Date { date.withLock { $0 } }

@@ -1,11 +1,11 @@
-import Synchronization
+import Locking
 
 /// A value that worker threads of a test add to, read once they are joined.
 final class LockedBox<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
+    private let value: Locked<Value>
 
     init(_ value: Value) {
-        self.value = Mutex(value)
+        self.value = Locked(value)
     }
 
     func update(_ change: (inout Value) -> Void) {
