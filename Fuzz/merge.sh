@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Keeps what fuzzing found: for each target, the inputs of <build dir>/corpus-<target> that reach coverage
-# the committed corpus Fuzz/corpus/<target> does not are added to it (libFuzzer's -merge=1, which takes
-# the smallest input for each new feature), so the repository gains a minimised set, never the whole
-# grown corpus. Committed files are not touched or renamed (make-seeds.py's names stay).
+# the committed corpus Fuzz/corpus/<target> does not are added to it, minimised by libFuzzer's
+# -set_cover_merge=1 (a small set of inputs that together reach every new feature: about half the files
+# -merge=1 keeps, for the same features), so the repository never gains the whole grown corpus.
+# Committed files are not touched or renamed (make-seeds.py's names stay).
 # Usage (make fuzz-merge calls it): Fuzz/merge.sh <build dir> <target>...
 set -euo pipefail
 dir=$1
@@ -18,7 +19,7 @@ for target in "$@"; do
     found="$dir/corpus-$target"
     mkdir -p "$found"
     before="$(files "$kept") / $(kilobytes "$kept") KB"
-    "$dir/bin/$target" -merge=1 -timeout=10 "$kept" "$found" >"$dir/$target.merge.log" 2>&1 || {
+    "$dir/bin/$target" -set_cover_merge=1 -timeout=10 "$kept" "$found" >"$dir/$target.merge.log" 2>&1 || {
         echo "merge of $target failed: see $dir/$target.merge.log" >&2
         exit 1
     }
