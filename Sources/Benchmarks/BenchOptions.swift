@@ -1,7 +1,7 @@
 /// Command-line options of the benchmark executable.
 struct BenchOptions: Sendable {
     enum Part: String, Sendable, CaseIterable {
-        case hub, render, decode, startup, journal, paper, bus, wire
+        case hub, render, decode, history, startup, journal, paper, bus, wire
     }
 
     var runs = 3
@@ -30,7 +30,7 @@ struct BenchOptions: Sendable {
     var renderCases: Set<String> = []
 
     static let usage = """
-        usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,startup,journal,paper,bus,wire] [--out PATH] [--commonbroker PATH]
+        usage: Benchmarks [--runs N] [--quick] [--only hub,render,decode,history,startup,journal,paper,bus,wire] [--out PATH] [--commonbroker PATH]
                           [--shapes 1x1,1x100,...] [--hub-scenarios ingest,latency,fanout,slow,memory]
                           [--rates 100,1000,10000] [--designs ours,shared,shared10,reference] [--fanout-deliveries N]
                           [--wire-seconds S] [--wire-scenarios idle,50x100,...,500x10000,demo] [--python PATH]

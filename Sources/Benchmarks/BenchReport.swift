@@ -191,6 +191,16 @@ struct BenchReport {
             lines.append("")
         }
 
+        if let row = median("history.fullRow.bytes") {
+            lines.append("Price history: \(String(format: "%.0f", row)) bytes per full row (1,800 points; target ≤ 6 KB), "
+                         + "\(cell(median("history.4x500.megabytes"), { String(format: "%.1f MB", $0) })) for 4 × 500 full rows; "
+                         + "range \(cell(median("history.range.nanoseconds"), { String(format: "%.0f ns", $0) })) a read")
+            lines.append("")
+        } else if let note = figures.notes["history"] {
+            lines.append("Price history: \(note)")
+            lines.append("")
+        }
+
         if let replay = median("journal.replay.milliseconds") {
             lines.append("Ledger: replay of \(Int(median("journal.replay.records") ?? 0)) fills in \(Format.milliseconds(replay)) (target ≤ 200 ms; "
                          + "\(figures.notes["journal"] ?? ""))")

@@ -83,6 +83,12 @@ enum BenchTargets {
                 name: "decode \(format)", target: "≥ 500k events/s", measured: rate.map { Format.rate($0) + "/s" } ?? "—",
                 passed: rate.map { $0 >= 500_000 }))
         }
+        // Issue 18: RSS ≤ 50 MB at 4 × 500 symbols with full histories leaves about 6 KB a row.
+        let historyRow = figures.median("history.fullRow.bytes")
+        checks.append(TargetCheck(
+            name: "history per full row", target: "≤ 6 KB (1,800 points)",
+            measured: historyRow.map { "\(Int($0.rounded())) B" } ?? figures.notes["history"] ?? "—",
+            passed: historyRow.map { $0 <= 6 * 1_024 }))
         let replay = figures.median("journal.replay.milliseconds")
         checks.append(TargetCheck(
             name: "ledger replay 100k fills", target: "≤ 200 ms", measured: replay.map { Format.milliseconds($0) } ?? "—",

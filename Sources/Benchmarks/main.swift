@@ -55,6 +55,12 @@ if options.parts.contains(.decode) {
     if options.quick { bench.window = .milliseconds(150) }
     figures.merge(bench.run())
 }
+if options.parts.contains(.history) {
+    var bench = PriceHistoryBenchmark()
+    bench.runs = options.runs
+    bench.log = log
+    figures.merge(bench.run())
+}
 // The replays read tens of megabytes into fresh memory: give back what the hub scenarios left in the
 // allocator first, so they start from the heap a starting app has (without it, after the hub rows,
 // the same replay took about 1.5 times as long, in decoding and applying alike).
