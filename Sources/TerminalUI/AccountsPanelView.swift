@@ -83,7 +83,7 @@ struct AccountsPanelView {
 
     private func brokerLabel(_ branding: ServiceBranding, nameWidth: Int) -> StyledText {
         var text = StyledText()
-        text.append(cells: [WatchlistTable.glyph(of: branding)], style: palette.brand(branding.color))
+        text.append(cells: [WatchlistTable.glyph(of: branding)], style: palette.brand(branding))
         let name = TerminalText.truncate(TerminalText.sanitize(branding.name), toWidth: nameWidth)
         text.append(" " + name + String(repeating: " ", count: max(0, nameWidth - TerminalText.width(name))) + "   ")
         return text

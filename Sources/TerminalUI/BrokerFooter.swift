@@ -134,7 +134,7 @@ struct BrokerFooter {
         var text = StyledText()
         for (index, broker) in state.brokers.enumerated() {
             if index > 0 { text.append(names == .full ? "   " : "  ") }
-            text.append(cells: [WatchlistTable.glyph(of: broker.branding)], style: palette.brand(broker.branding.color))
+            text.append(cells: [WatchlistTable.glyph(of: broker.branding)], style: palette.brand(broker.branding))
             let name = TerminalText.sanitize(broker.branding.name)
             switch names {
             case .full:

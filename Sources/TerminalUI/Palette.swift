@@ -12,6 +12,8 @@ struct Palette: Sendable, Equatable {
     private let roles: [TerminalColor]
     /// By `BrandColor`'s order.
     private let brands: [TerminalColor]
+    /// The config's broker colors by broker id; empty for most users, so the per-row lookup is skipped.
+    private let brokerColors: [String: TerminalColor]
     /// The palette entries a truecolor theme gives RGB values of its own (`ScreenBuffer.colorDefinitions`).
     let definitions: [ColorDefinition]
 
@@ -21,6 +23,7 @@ struct Palette: Sendable, Equatable {
         guard color else {
             roles = []
             brands = []
+            brokerColors = [:]
             definitions = []
             return
         }
@@ -29,9 +32,13 @@ struct Palette: Sendable, Equatable {
             options.colorOverrides[role]?.resolved(at: depth) ?? theme.color(for: role).resolved(at: depth)
         }
         resolved += Self.brandOrder.map { theme.brand($0).resolved(at: depth) }
+        let brokerIDs = options.brokerColorOverrides.keys.sorted()
+        resolved += brokerIDs.map { options.brokerColorOverrides[$0]!.resolved(at: depth) }
         let (colors, definitions) = Self.assignPaletteEntries(resolved)
+        let brandEnd = ColorRole.allCases.count + Self.brandOrder.count
         roles = Array(colors.prefix(ColorRole.allCases.count))
-        brands = Array(colors.dropFirst(ColorRole.allCases.count))
+        brands = Array(colors[ColorRole.allCases.count..<brandEnd])
+        brokerColors = Dictionary(uniqueKeysWithValues: zip(brokerIDs, colors[brandEnd...]))
         self.definitions = definitions
     }
 
@@ -109,6 +116,12 @@ struct Palette: Sendable, Equatable {
     func brand(_ brandColor: BrandColor) -> Style {
         guard color else { return Style(bold: true) }
         return Style(foreground: brands[Self.brandOrder.firstIndex(of: brandColor)!], bold: true)
+    }
+
+    /// A broker's glyph and name: the config's color for it, else its brand color in the theme.
+    func brand(_ branding: ServiceBranding) -> Style {
+        guard color, !brokerColors.isEmpty, let chosen = brokerColors[branding.id] else { return brand(branding.color) }
+        return Style(foreground: chosen, bold: true)
     }
 
     func connection(_ state: BrokerConnectionState) -> Style {

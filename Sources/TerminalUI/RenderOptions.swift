@@ -13,6 +13,9 @@ public struct RenderOptions: Sendable, Hashable {
     public var colorDepth: ColorDepth
     /// The config's `colors`: roles whose color the user chose, over every theme's.
     public var colorOverrides: [ColorRole: ColorSpec]
+    /// The config's `colors` for brokers (`"broker.polygon": "#ff8800"`): a broker's glyph and name, by
+    /// broker id, over its brand color.
+    public var brokerColorOverrides: [String: ColorSpec]
     /// false: charts use ASCII instead of braille (a locale that is not UTF-8).
     public var unicode: Bool
     /// The exchange whose state the header shows (pre-market, open, after hours, closed) and whose
@@ -21,8 +24,10 @@ public struct RenderOptions: Sendable, Hashable {
 
     public init(
         color: Bool = true, timeZone: TimeZone = .current, colorDepth: ColorDepth = .basic,
-        colorOverrides: [ColorRole: ColorSpec] = [:], unicode: Bool = true, market: NYSECalendar? = nil
+        colorOverrides: [ColorRole: ColorSpec] = [:], unicode: Bool = true, market: NYSECalendar? = nil,
+        brokerColorOverrides: [String: ColorSpec] = [:]
     ) {
+        self.brokerColorOverrides = brokerColorOverrides
         self.market = market
         self.unicode = unicode
         self.color = color

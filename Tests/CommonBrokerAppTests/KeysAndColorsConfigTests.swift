@@ -36,6 +36,15 @@ import Testing
         #expect(try load(#"{"theme": "high-contrast"}"#).get().theme.name == .highContrast)
     }
 
+    @Test func aBrokersGlyphColorIsSetByItsID() throws {
+        let config = try load(##"{"colors": {"broker.polygon": "#ff8800", "broker.demo-alpha": "blue", "up": "green"}}"##).get()
+        #expect(config.theme.brokerColors == ["polygon": .rgb(RGBColor(hex: 0xFF8800)), "demo-alpha": .basic(.blue)])
+        #expect(config.theme.colors == [.up: .basic(.green)])
+        #expect(message(#"{"colors": {"broker.polygon": "orange"}}"#)
+            == #"config.json:1:31: "colors.broker.polygon" must be \#(ColorSpec.accepted), found "orange""#)
+        #expect(message(#"{"colors": {"broker.nyse": "red"}}"#).hasPrefix(#"config.json:1:13: unknown key "colors.broker.nyse""#))
+    }
+
     @Test func colorsWinOverTheOlderThemeObject() throws {
         let config = try load(#"{"theme": {"up": "blue"}, "colors": {"up": "cyan"}}"#).get()
         #expect(config.theme.colors == [.up: .basic(.cyan)])
@@ -47,7 +56,7 @@ import Testing
             == #"config.json:1:11: "theme" must be one of "dark", "light", "high-contrast", "mono", found "solarized""#)
         #expect(message("{\n  \"colors\": {\n    \"upp\": \"green\"\n  }\n}")
             == "config.json:3:5: unknown key \"colors.upp\"; did you mean \"up\"? expected one of: "
-            + ColorRole.allCases.map(\.rawValue).joined(separator: ", "))
+            + (ColorRole.allCases.map(\.rawValue) + AppConfig.Theme.colorableBrokerIDs.map { "broker." + $0 }).joined(separator: ", "))
         #expect(message("{\n  \"colors\": {\"down\": \"#ff00\"}\n}")
             == "config.json:2:22: \"colors.down\" must be \(ColorSpec.accepted), found \"#ff00\"")
         #expect(message(#"{"colors": {"up": 2}}"#) == #"config.json:1:19: "colors.up" must be a string, found number"#)

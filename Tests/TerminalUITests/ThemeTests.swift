@@ -27,6 +27,24 @@ import Testing
         Set(frame.cells(showing: "-3.38", row: screenRow(F.Index.downRow)).map(\.style.foreground))
     }
 
+    @Test func aBrokersColorFromTheConfigPaintsItsGlyph() {
+        var options = F.utc
+        options.colorDepth = .indexed256
+        let plain = F.render(F.state(), columns: 100, rows: 30, options: options)
+        options.brokerColorOverrides = ["demo-alpha": .indexed(208)]
+        let chosen = F.render(F.state(), columns: 100, rows: 30, options: options)
+        let glyph = { (frame: ScreenBuffer) in
+            Set(frame.lines.indices.flatMap { frame.cells(showing: "α Alpha Demo", row: $0).prefix(1).map(\.style.foreground) })
+        }
+        #expect(glyph(plain) == [TerminalColor(.cyan)])
+        #expect(glyph(chosen) == [TerminalColor(index: 208)])
+        // Other brokers keep their brand colors.
+        let beta = { (frame: ScreenBuffer) in
+            Set(frame.lines.indices.flatMap { frame.cells(showing: "β Beta Demo", row: $0).prefix(1).map(\.style.foreground) })
+        }
+        #expect(beta(chosen) == beta(plain))
+    }
+
     @Test func colorsAreReadFromNamesNumbersAndHex() {
         #expect(ColorSpec(parsing: "green") == .basic(.green))
         #expect(ColorSpec(parsing: "Red") == .basic(.red))

@@ -22,7 +22,8 @@ enum InteractiveCommand {
             color: app.colorEnabled,
             colorOverrides: app.config.theme.colors,
             unicode: Self.localeIsUTF8(ProcessInfo.processInfo.environment),
-            market: .standard
+            market: .standard,
+            brokerColorOverrides: app.config.theme.brokerColors
         )
         // The table's scroll position and where the last frame put rows and tabs (for clicks) belong
         // to the frames, not to the app state (TableViewport, WatchlistLayout). The color depth is

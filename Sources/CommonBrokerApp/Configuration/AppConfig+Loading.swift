@@ -53,7 +53,11 @@ extension AppConfig {
         }
         if let value = object["color"] { color = try reader.bool(value, at: object.path("color")) }
         if let value = object["theme"] { theme = try Theme(from: value, at: object.path("theme"), reader: reader) }
-        if let value = object["colors"] { theme.colors.merge(try Theme.colors(value, at: object.path("colors"), reader: reader)) { $1 } }
+        if let value = object["colors"] {
+            let chosen = try Theme.colors(value, at: object.path("colors"), reader: reader)
+            theme.colors.merge(chosen.roles) { $1 }
+            theme.brokerColors = chosen.brokers
+        }
         if let value = object["keys"] { keys = try Self.keyBindings(value, at: object.path("keys"), reader: reader) }
         if let value = object["mouse"] { mouse = try reader.bool(value, at: object.path("mouse")) }
         if let value = object["tls"] { tls = try TLS(from: value, at: object.path("tls"), reader: reader) }

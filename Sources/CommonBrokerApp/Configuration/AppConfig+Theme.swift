@@ -16,6 +16,9 @@ extension AppConfig {
         public var name: ThemeName
         /// Roles the user colored (`colors`, or `theme.up` / `theme.down` in the older form).
         public var colors: [ColorRole: ColorSpec]
+        /// Brokers the user colored (`"colors": {"broker.polygon": "#ff8800"}`), by broker id: their glyph
+        /// and name everywhere.
+        public var brokerColors: [String: ColorSpec] = [:]
 
         public init(name: ThemeName = .dark, colors: [ColorRole: ColorSpec] = [:]) {
             self.name = name
@@ -44,20 +47,33 @@ extension AppConfig {
             }
         }
 
-        /// `colors`: a color for any role, by name, palette number or #rrggbb.
-        static func colors(_ value: JSONValue, at keyPath: String, reader: ConfigReader) throws(ConfigError) -> [ColorRole: ColorSpec] {
-            let object = try reader.object(value, at: keyPath, validKeys: ColorRole.allCases.map(\.rawValue))
-            var colors: [ColorRole: ColorSpec] = [:]
-            for role in ColorRole.allCases {
-                guard let value = object[role.rawValue] else { continue }
-                let text = try reader.string(value, at: object.path(role.rawValue))
+        /// The brokers whose color `colors` may set, as `broker.<id>`.
+        static let colorableBrokerIDs = ["alpaca", "finnhub", "polygon", "tradier", "paper", "manual", "demo-alpha", "demo-beta", "demo-gamma"]
+
+        /// `colors`: a color for any role, and for any broker as `broker.<id>`, by name, palette number or
+        /// #rrggbb.
+        static func colors(
+            _ value: JSONValue, at keyPath: String, reader: ConfigReader
+        ) throws(ConfigError) -> (roles: [ColorRole: ColorSpec], brokers: [String: ColorSpec]) {
+            let brokerKeys = colorableBrokerIDs.map { "broker." + $0 }
+            let object = try reader.object(value, at: keyPath, validKeys: ColorRole.allCases.map(\.rawValue) + brokerKeys)
+            func color(_ key: String) throws(ConfigError) -> ColorSpec? {
+                guard let value = object[key] else { return nil }
+                let text = try reader.string(value, at: object.path(key))
                 guard let color = ColorSpec(parsing: text) else {
-                    throw reader.invalid(
-                        value, at: object.path(role.rawValue), "must be \(ColorSpec.accepted), found \"\(VisibleText.escaped(text))\"")
+                    throw reader.invalid(value, at: object.path(key), "must be \(ColorSpec.accepted), found \"\(VisibleText.escaped(text))\"")
                 }
-                colors[role] = color
+                return color
             }
-            return colors
+            var roles: [ColorRole: ColorSpec] = [:]
+            for role in ColorRole.allCases {
+                if let chosen = try color(role.rawValue) { roles[role] = chosen }
+            }
+            var brokers: [String: ColorSpec] = [:]
+            for id in colorableBrokerIDs {
+                if let chosen = try color("broker." + id) { brokers[id] = chosen }
+            }
+            return (roles, brokers)
         }
     }
 }

@@ -115,7 +115,7 @@ struct DetailView {
             guard let best else { continue }
             var part = StyledText(label, style: palette.muted)
             part.append(QuoteFormatting.price(best.price) + " ")
-            part.append(cells: [WatchlistTable.glyph(of: best.branding)], style: palette.brand(best.branding.color))
+            part.append(cells: [WatchlistTable.glyph(of: best.branding)], style: palette.brand(best.branding))
             part.append(" " + best.branding.name)
             parts.append(part)
         }
@@ -139,7 +139,7 @@ struct DetailView {
             }
             switch column {
             case .broker:
-                text.append(cells: [WatchlistTable.glyph(of: entry.branding)], style: palette.brand(entry.branding.color))
+                text.append(cells: [WatchlistTable.glyph(of: entry.branding)], style: palette.brand(entry.branding))
                 let name = TerminalText.truncate(TerminalText.sanitize(entry.branding.name), toWidth: width - 2)
                 text.append(" " + name.padding(toLength: width - 1, withPad: " ", startingAt: 0))
                 if quote == nil, let error = entry.error {
@@ -165,7 +165,7 @@ struct DetailView {
         let oldest = detail.entries.compactMap(\.history.first?.time).min() ?? now
         let span = min(Self.window, max(Self.shortestWindow, now.timeIntervalSince(oldest)))
         return PriceChart(
-            series: detail.entries.map { PriceChart.Series(points: $0.history, style: palette.brand($0.branding.color)) },
+            series: detail.entries.map { PriceChart.Series(points: $0.history, style: palette.brand($0.branding)) },
             start: now.addingTimeInterval(-span), end: now, unicode: unicode, palette: palette)
     }
 }

@@ -82,7 +82,7 @@ struct OrdersView {
         if let reason = order.rejectReason { status += ": " + TerminalText.sanitize(reason) }
         return [
             StyledText(HeaderBar.clock(order.updatedAt, timeZone: timeZone), style: palette.muted),
-            StyledText(TerminalText.sanitize(branding?.name ?? row.brokerID), style: branding.map { palette.brand($0.color) } ?? .plain),
+            StyledText(TerminalText.sanitize(branding?.name ?? row.brokerID), style: branding.map { palette.brand($0) } ?? .plain),
             StyledText(order.side.label, style: palette.trend(order.side.isBuy ? 1 : -1)),
             StyledText(order.request.quantity.description),
             StyledText(TerminalText.sanitize(order.symbol), style: Style(bold: true)),

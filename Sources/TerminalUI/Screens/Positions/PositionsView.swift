@@ -88,7 +88,7 @@ struct PositionsView {
             StyledText(TerminalText.sanitize(position.symbol), style: Style(bold: true)),
             StyledText(
                 TerminalText.sanitize(line.branding.name) + (position.account.map { " · " + TerminalText.sanitize($0) } ?? ""),
-                style: palette.brand(line.branding.color)),
+                style: palette.brand(line.branding)),
             StyledText(position.quantity.description),
             StyledText(MoneyText.price(position.averageCost)),
             position.lastPrice.map { StyledText(MoneyText.price($0), style: line.isLive ? .plain : palette.muted) } ?? StyledText("—", style: palette.muted),
@@ -113,7 +113,7 @@ struct PositionsView {
     }
 
     private func accountLine(_ account: PositionsSummary.Account) -> StyledText {
-        var line = StyledText(TerminalText.sanitize(account.branding.name), style: palette.brand(account.branding.color))
+        var line = StyledText(TerminalText.sanitize(account.branding.name), style: palette.brand(account.branding))
         line.append(" " + TerminalText.sanitize(account.balance.accountID), style: palette.muted)
         for (label, value) in [("cash", account.balance.cash), ("equity", account.balance.equity), ("buying power", account.balance.buyingPower)] {
             line.append("   \(label) ", style: palette.muted)

@@ -99,9 +99,9 @@ struct WatchlistTable {
                 var rowLook = look(of: slot, entry, hasError: error != nil, at: index)
                 if hasCross, source >= 0 {
                     if perSymbol {
-                        rowLook.brand = CellCode.bits(palette.brand(brokers[source].color))
-                        if let bid = cross.quote.bestBid { rowLook.bidBrand = CellCode.bits(palette.brand(brokers[bid.source].color)) }
-                        if let ask = cross.quote.bestAsk { rowLook.askBrand = CellCode.bits(palette.brand(brokers[ask.source].color)) }
+                        rowLook.brand = CellCode.bits(palette.brand(brokers[source]))
+                        if let bid = cross.quote.bestBid { rowLook.bidBrand = CellCode.bits(palette.brand(brokers[bid.source])) }
+                        if let ask = cross.quote.bestAsk { rowLook.askBrand = CellCode.bits(palette.brand(brokers[ask.source])) }
                     } else {
                         // A best price among one is no news: marked only where two brokers or more quote one.
                         rowLook.isBestBid = cross.quote.bestBidSources.contains(source) && cross.quote.quotedBids > 1
@@ -378,7 +378,7 @@ struct WatchlistTable {
         // Change % has the change's sign (a close is positive), even where the percent cuts to zero.
         let trend = CellCode.bits(palette.trend(row.pointee.quote?.change ?? 0))
         return RowLook(
-            brand: CellCode.bits(palette.brand(slot.pointee.branding.color)),
+            brand: CellCode.bits(palette.brand(slot.pointee.branding)),
             flash: isFlashing(since: row.pointee.lastChangeAt) ? palette.flash(direction: row.pointee.lastChangeDirection) : nil,
             change: trend,
             changePercent: trend,
