@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "TerminalKit", dependencies: ["TextSafety"], swiftSettings: strict + [
             .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
         ]),
-        .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit", "TextSafety"], swiftSettings: strict),
+        .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit", "TextSafety", "Locking"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Domain", "Interactors", "Stores", "TerminalKit", "TextSafety"], swiftSettings: strict),
         .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit", "Locking"], swiftSettings: strict),
         .target(

@@ -107,6 +107,33 @@ struct BrokerFooter {
         case full, firstWord, none
     }
 
+    /// Everything the footer is drawn from, for `KeptRow`: the time shows only in a rate limit's
+    /// countdown, so that countdown stands for it.
+    struct Key: Equatable, Sendable {
+        var columns: Int
+        var brokers: [BrokerStatus]
+        var front: FrontScreen
+        var keys: KeyBindings
+        var palette: Palette
+        var countdowns: [Int]
+    }
+
+    func key(columns: Int) -> Key {
+        let countdowns = state.brokers.compactMap { broker -> Int? in
+            guard case .retrying(let at, .rateLimited) = broker.state else { return nil }
+            return Self.secondsLeft(until: at, now: now)
+        }
+        return Key(columns: columns, brokers: state.brokers, front: state.front, keys: state.keys, palette: palette, countdowns: countdowns)
+    }
+
+    /// Draws the footer, or puts back the one `kept` drew when nothing it shows changed.
+    func draw(into buffer: inout ScreenBuffer, row: Int, kept: inout KeptRow<Key, Bool>) {
+        _ = kept.draw(into: &buffer, row: row, key: key(columns: buffer.size.columns)) { buffer in
+            draw(into: &buffer, row: row)
+            return true
+        }
+    }
+
     func draw(into buffer: inout ScreenBuffer, row: Int) {
         let room = buffer.size.columns - 2
         var candidates: [(brokers: StyledText, hints: StyledText)] = []

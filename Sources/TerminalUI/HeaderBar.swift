@@ -17,6 +17,43 @@ struct HeaderBar {
     /// The US equity market now, when the options name an exchange (`RenderOptions.market`).
     var market: MarketState? = nil
 
+    /// Everything the header is drawn from, for `KeptRow`. The time enters by the second (the clock's
+    /// and the market label's resolution); the rows only by their symbols, counted in the header.
+    struct Key: Equatable, Sendable {
+        var columns: Int
+        var second: Int64
+        var timeZone: TimeZone
+        var market: MarketState?
+        var palette: Palette
+        var position: String?
+        var isDemo: Bool
+        var isSaved: Bool
+        var tradesLive: Bool
+        var securityWarning: String?
+        /// Compared by reference first: the array is the one the state keeps until a symbol comes or goes.
+        var slots: [WatchlistRows.Slot]
+        var sort: String
+        var filter: String?
+        var listNames: [String]
+        var currentList: Int
+    }
+
+    func key(columns: Int) -> Key {
+        Key(
+            columns: columns, second: Int64(now.timeIntervalSince1970.rounded(.down)), timeZone: options.timeZone, market: market,
+            palette: palette, position: position, isDemo: state.isDemo, isSaved: state.isSaved, tradesLive: state.tradesLive,
+            securityWarning: state.securityWarning, slots: state.rows.slots, sort: state.sort.label, filter: state.filter,
+            listNames: state.listNames, currentList: state.currentList)
+    }
+
+    /// Draws the header, or puts back the one `kept` drew when nothing it shows changed.
+    @discardableResult
+    func draw(into buffer: inout ScreenBuffer, row: Int, kept: inout KeptRow<Key, [WatchlistLayout.Tab]>) -> [WatchlistLayout.Tab] {
+        kept.draw(into: &buffer, row: row, key: key(columns: buffer.size.columns)) { buffer in
+            draw(into: &buffer, row: row)
+        }
+    }
+
     /// Returns where the lists' tabs went, for clicks.
     @discardableResult
     func draw(into buffer: inout ScreenBuffer, row: Int) -> [WatchlistLayout.Tab] {

@@ -68,7 +68,7 @@ public enum WatchlistScreen {
         // Full screens take the place of the table; header, status line and footer stay.
         switch state.front {
         case .detail where state.detail != nil, .positions, .orders:
-            HeaderBar(state: state, now: now, options: options, palette: palette, market: market).draw(into: &buffer, row: 0)
+            HeaderBar(state: state, now: now, options: options, palette: palette, market: market).draw(into: &buffer, row: 0, kept: &cache.header)
             switch state.front {
             case .positions(let screen):
                 if let summary = state.positions {
@@ -82,7 +82,7 @@ public enum WatchlistScreen {
                 }
             }
             StatusLine(state: state, now: now, palette: palette).draw(into: &buffer, rows: statusRow..<footerRow)
-            BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow)
+            BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow, kept: &cache.footer)
             return buffer
         default:
             break
@@ -92,7 +92,8 @@ public enum WatchlistScreen {
         let first = viewport.scroll(toShow: state.selectedIndex, rowCount: state.rows.count, height: tableRows.count)
         let position = WatchlistTable(state: state, now: now, palette: palette, firstRow: first, market: market, unicode: options.unicode)
             .draw(into: &buffer, headingRow: 1, rows: tableRows, cache: &cache)
-        let tabs = HeaderBar(state: state, now: now, options: options, palette: palette, position: position, market: market).draw(into: &buffer, row: 0)
+        let tabs = HeaderBar(state: state, now: now, options: options, palette: palette, position: position, market: market)
+            .draw(into: &buffer, row: 0, kept: &cache.header)
         if state.front == .watchlist {
             layout = WatchlistLayout(tableRows: tableRows, firstRow: first, rowCount: state.rows.count, tabs: tabs)
         }
@@ -100,7 +101,7 @@ public enum WatchlistScreen {
             AccountsPanelView(panel: panel, palette: palette).draw(into: &buffer, rows: (statusRow - panelHeight)..<statusRow)
         }
         StatusLine(state: state, now: now, palette: palette).draw(into: &buffer, rows: statusRow..<footerRow)
-        BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow)
+        BrokerFooter(state: state, now: now, palette: palette).draw(into: &buffer, row: footerRow, kept: &cache.footer)
         switch state.front {
         case .help:
             HelpOverlay(keys: state.keys, palette: palette).draw(into: &buffer, rows: 1..<footerRow)

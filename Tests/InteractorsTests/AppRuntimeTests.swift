@@ -45,6 +45,39 @@ import Testing
         await interactor.stop()
     }
 
+    /// The interactive app's way: the runtime only signals, and the screen builds the view from the live
+    /// state when it draws.
+    @Test func aRuntimeOverALiveStateSignalsEachChangeAndTheLiveStateShowsIt() async throws {
+        let feed = ManualFeed(brokers: [alpha])
+        let store = try makeStore(["AAPL"])
+        let live = LiveAppState(AppState(brokers: feed.brokers, book: store.book, settings: AppState.Settings(isDemo: true, isSaved: false)))
+        let changes = CallCounter()
+        let interactor = AppRuntime(live: live, feed: feed, watchlist: store, now: { t0 }, changed: { changes.call() })
+        await interactor.start()
+        let afterStart = changes.value
+        #expect(afterStart >= 1, "starting changed the state")
+        #expect(live.viewState().rows.map(\.id) == ["alpha:AAPL"])
+        #expect(live.viewState().rows.first?.quote == nil)
+
+        feed.send(MarketUpdate(quotes: [QuoteKey(brandID: "alpha", symbol: "AAPL"): quote("AAPL", 123)], brokerStates: ["alpha": .live]))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while live.viewState().rows.first?.quote?.last != 123, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let shown = live.viewState()
+        #expect(shown.rows.first?.quote?.last == 123)
+        #expect(shown.brokers.first?.state == .live)
+        #expect(changes.value > afterStart, "the quote was signalled")
+        #expect(await interactor.viewState.rows.first?.quote == shown.rows.first?.quote, "the runtime and the screen read the same state")
+
+        await interactor.send(.key(.character("a")))
+        for character in "msft" { await interactor.send(.key(.character(character))) }
+        await interactor.send(.key(.enter))
+        #expect(live.viewState().rows.map(\.id) == ["alpha:AAPL", "alpha:MSFT"])
+        #expect(feed.followed.last == ["AAPL", "MSFT"], "the send returned once the feed followed the new symbol")
+        await interactor.stop()
+    }
+
     @Test func addingRemovingAndUndoingEditTheWatchlistAndTheFeed() async throws {
         let feed = ManualFeed(brokers: [alpha, beta])
         let published = Published()

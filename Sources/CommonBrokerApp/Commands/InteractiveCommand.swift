@@ -58,8 +58,7 @@ enum InteractiveCommand {
         depthSource.withLock { $0 = session }
         let desk = await TradingDesk.start(app)
         let notifier = app.config.alerts.desktop ? DesktopNotifier.find(environment: ProcessInfo.processInfo.environment) : nil
-        let runtime = AppRuntime(
-            state: AppState(
+        let live = LiveAppState(AppState(
                 brokers: app.hub.brokers,
                 book: app.watchlist.book,
                 settings: AppState.Settings(
@@ -81,7 +80,10 @@ enum InteractiveCommand {
                 ),
                 initialMessages: app.notes + desk.notes,
                 terminalSize: session.size
-            ),
+            ))
+        box.show(live)
+        let runtime = AppRuntime(
+            live: live,
             feed: app.hub,
             accountServices: app.accountServices,
             trading: desk.services,
@@ -91,10 +93,8 @@ enum InteractiveCommand {
             notify: { notification in notifier?.send(notification) },
             // Quitting stops the session; the wait below sees it.
             quit: { session.stop() },
-            publish: { state in
-                box.set(state)
-                session.setNeedsDisplay()
-            }
+            // The frame reads `live` when it is drawn.
+            changed: { session.setNeedsDisplay() }
         )
 
         do {

@@ -1,13 +1,14 @@
 import Interactors
 import Locking
 
-/// The latest view state, handed from the interactor (any thread) to the UI thread that draws it.
-/// Only the newest value matters: the renderer draws whatever is here when its frame comes up.
+/// Where the UI thread finds the view it draws: the runtime's live state once there is one, a placeholder
+/// before. The view is built when a frame is drawn, not when the state changes (`LiveAppState`).
 final class ViewStateBox: Sendable {
-    private let value: Locked<WatchlistViewState>
+    private let placeholder: WatchlistViewState
+    private let source = Locked<LiveAppState?>(nil)
 
-    init(_ initial: WatchlistViewState) { value = Locked(initial) }
+    init(_ placeholder: WatchlistViewState) { self.placeholder = placeholder }
 
-    var current: WatchlistViewState { value.withLock { $0 } }
-    func set(_ state: WatchlistViewState) { value.withLock { $0 = state } }
+    var current: WatchlistViewState { source.withLock { $0 }?.viewState() ?? placeholder }
+    func show(_ live: LiveAppState) { source.withLock { $0 = live } }
 }

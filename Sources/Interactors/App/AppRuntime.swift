@@ -4,15 +4,19 @@ import Stores
 
 /// Runs the app: the one caller of `AppState.update`. It feeds events in one at a time, carries out the
 /// effects that come back (following symbols and asking for snapshots on the feed, saving edits, asking
-/// for balances), turns their results into events, and publishes the view after every change. No
+/// for balances), turns their results into events, and tells the screen after every change. No
 /// decision is made here.
+///
+/// The state lives in a `LiveAppState` that the drawing thread reads once per frame; a runtime made with
+/// `publish:` (tests, tools) also hands over a view state after every change.
 public actor AppRuntime {
-    private var state: AppState
+    public nonisolated let live: LiveAppState
     private let watchlist: WatchlistStore
     private let accountServices: [any AccountService]
     private let feed: any MarketFeed
     private let now: @Sendable () -> Date
-    private let publish: @Sendable (WatchlistViewState) -> Void
+    private let publish: (@Sendable (WatchlistViewState) -> Void)?
+    private let changed: @Sendable () -> Void
     private let bell: @Sendable () -> Void
     private let notify: @Sendable (DesktopNotification) -> Void
     private let quit: @Sendable () -> Void
@@ -20,6 +24,9 @@ public actor AppRuntime {
     private var followed: Set<String> = []
     /// Changes to the followed set, applied in order, one after the other.
     private var following: Task<Void, Never>?
+    /// Set once `following` has finished: awaiting a finished task's value still hops off this actor and
+    /// back, which every quote batch paid for.
+    private var followingDone = FollowingDone()
     private var feedTask: Task<Void, Never>?
     private var accountsTask: Task<Void, Never>?
     private var portfolioTask: Task<Void, Never>?
@@ -27,7 +34,8 @@ public actor AppRuntime {
     private let trading: [String: TradingServices]
     private let activity: AsyncStream<TradingActivity>?
 
-    /// `watchlist` must already be loaded. `publish` is called after every change, from this actor.
+    /// `watchlist` must already be loaded. `publish` is called after every change, from this actor, with
+    /// the view as it is then.
     public init(
         state: AppState,
         feed: any MarketFeed,
@@ -41,7 +49,46 @@ public actor AppRuntime {
         quit: @escaping @Sendable () -> Void = {},
         publish: @escaping @Sendable (WatchlistViewState) -> Void
     ) {
-        self.state = state
+        self.init(
+            live: LiveAppState(state), feed: feed, accountServices: accountServices, trading: trading, activity: activity,
+            watchlist: watchlist, now: now, bell: bell, notify: notify, quit: quit, publish: publish, changed: {})
+    }
+
+    /// `watchlist` must already be loaded. `changed` is called after every change, from this actor; the
+    /// screen reads `live` when it draws.
+    public init(
+        live: LiveAppState,
+        feed: any MarketFeed,
+        accountServices: [any AccountService] = [],
+        trading: [TradingServices] = [],
+        activity: AsyncStream<TradingActivity>? = nil,
+        watchlist: WatchlistStore,
+        now: @escaping @Sendable () -> Date = Date.init,
+        bell: @escaping @Sendable () -> Void = {},
+        notify: @escaping @Sendable (DesktopNotification) -> Void = { _ in },
+        quit: @escaping @Sendable () -> Void = {},
+        changed: @escaping @Sendable () -> Void
+    ) {
+        self.init(
+            live: live, feed: feed, accountServices: accountServices, trading: trading, activity: activity,
+            watchlist: watchlist, now: now, bell: bell, notify: notify, quit: quit, publish: nil, changed: changed)
+    }
+
+    private init(
+        live: LiveAppState,
+        feed: any MarketFeed,
+        accountServices: [any AccountService] = [],
+        trading: [TradingServices] = [],
+        activity: AsyncStream<TradingActivity>? = nil,
+        watchlist: WatchlistStore,
+        now: @escaping @Sendable () -> Date = Date.init,
+        bell: @escaping @Sendable () -> Void = {},
+        notify: @escaping @Sendable (DesktopNotification) -> Void = { _ in },
+        quit: @escaping @Sendable () -> Void,
+        publish: (@Sendable (WatchlistViewState) -> Void)?,
+        changed: @escaping @Sendable () -> Void
+    ) {
+        self.live = live
         self.watchlist = watchlist
         self.accountServices = accountServices
         self.trading = Dictionary(trading.map { ($0.branding.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -52,9 +99,10 @@ public actor AppRuntime {
         self.notify = notify
         self.quit = quit
         self.publish = publish
+        self.changed = changed
     }
 
-    public var viewState: WatchlistViewState { state.viewState() }
+    public var viewState: WatchlistViewState { live.viewState() }
 
     /// Subscribes to the feed (following nothing yet) and sends `.started`.
     public func start() async {
@@ -91,12 +139,16 @@ public actor AppRuntime {
     public func send(_ event: AppEvent) async {
         var queue = [event]
         while !queue.isEmpty {
-            for effect in state.update(queue.removeFirst(), at: now()) {
+            let next = queue.removeFirst(), at = now()
+            // Effects run after the lock is let go: one may stop the UI thread, which could be waiting
+            // for the lock to draw.
+            for effect in live.update({ $0.update(next, at: at) }) {
                 if let raised = perform(effect) { queue.append(raised) }
             }
         }
-        publish(state.viewState())
-        await following?.value
+        publish?(live.viewState())
+        changed()
+        if let following, !followingDone.isSet { await following.value }
     }
 
     // MARK: - Effects
@@ -151,21 +203,25 @@ public actor AppRuntime {
 
     private func follow(_ symbols: Set<String>) {
         guard let subscription else { return }
-        let previous = following
+        let previous = following, done = FollowingDone()
+        followingDone = done
         following = Task {
             await previous?.value
             await subscription.setSymbols(symbols)
+            done.set()
         }
     }
 
     /// Snapshots go through the feed like every quote. After the follows before it: the feed keeps only
     /// answers for symbols someone follows.
     private func refresh(_ symbols: [String]) {
-        let previous = following
+        let previous = following, done = FollowingDone()
         let feed = feed
+        followingDone = done
         following = Task {
             await previous?.value
             await feed.refresh(Set(symbols))
+            done.set()
         }
     }
 

@@ -18,6 +18,11 @@ import TerminalKit
 public struct WatchlistTableCache: Sendable {
     public init() {}
 
+    // MARK: The header and the footer, which every screen draws
+
+    var header = KeptRow<HeaderBar.Key, [WatchlistLayout.Tab]>()
+    var footer = KeptRow<BrokerFooter.Key, Bool>()
+
     // MARK: Cross-broker figures, by symbol group
 
     /// A symbol's consolidation, and its disagreement worked out once (it divides).
