@@ -21,6 +21,8 @@ final class CursesScreen {
     private var pairs: CursesColorPairTable
     private var writer = CursesFrameWriter()
     private var cursorVisible = false
+    /// Scratch for `draw(_ run:)`.
+    private var runCells: [cchar_t] = []
     private var isOpen = true
 
     /// Used when terminfo lacks a capability: leave the alternate screen, show the cursor, reset attributes.
@@ -109,16 +111,27 @@ final class CursesScreen {
         let style = CursesCellStyle(run.style, colorMode: colorMode)
         let attributes = attributes(style.attributes)
         let pair = pairNumber(style.colors)
-        let characters = Array(run.text)
-        var cells = [cchar_t](repeating: cchar_t(), count: characters.count)
-        for (index, character) in characters.enumerated() {
-            var wide = CursesGlyph.scalars(for: character, width: { cb_wcwidth($0) })
-                .map { wchar_t(bitPattern: $0) }
-            wide.append(0)
-            _ = setcchar(&cells[index], wide, attributes, pair, nil)
+        // Runs are mostly digits and letters: those skip the per-character arrays (a frame's runs cost
+        // more in allocations than in curses otherwise). `runCells` is reused from run to run.
+        runCells.removeAll(keepingCapacity: true)
+        var ascii: (wchar_t, wchar_t) = (0, 0)
+        for character in run.text {
+            var cell = cchar_t()
+            if let value = character.asciiValue, value >= 0x20, value < 0x7F {
+                ascii.0 = wchar_t(value)
+                _ = withUnsafePointer(to: &ascii) { pointer in
+                    pointer.withMemoryRebound(to: wchar_t.self, capacity: 2) { setcchar(&cell, $0, attributes, pair, nil) }
+                }
+            } else {
+                var wide = CursesGlyph.scalars(for: character, width: { cb_wcwidth($0) })
+                    .map { wchar_t(bitPattern: $0) }
+                wide.append(0)
+                _ = setcchar(&cell, wide, attributes, pair, nil)
+            }
+            runCells.append(cell)
         }
         // add_wchnstr neither wraps nor scrolls, so the bottom-right cell is safe to write.
-        _ = mvwadd_wchnstr(cb_stdscr(), Int32(run.row), Int32(run.column), cells, Int32(cells.count))
+        _ = mvwadd_wchnstr(cb_stdscr(), Int32(run.row), Int32(run.column), runCells, Int32(runCells.count))
     }
 
     private func attributes(_ attributes: CursesCellStyle.Attributes) -> attr_t {

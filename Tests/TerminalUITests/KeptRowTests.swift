@@ -6,13 +6,13 @@ import TerminalKit
 import Testing
 @testable import TerminalUI
 
-/// The header and the footer are put back from the frame before while nothing they show changed
-/// (`KeptRow`): every change they show must still reach the screen, through a warm cache.
+/// The header, the column headings and the footer are put back from the frame before while nothing they
+/// show changed (`KeptRow`): every change they show must still reach the screen, through a warm cache.
 @Suite struct KeptRowTests {
     typealias F = WatchlistFixture
     typealias Loop = WatchlistTableCacheTests.Loop
 
-    @Test func everyChangeTheHeaderAndFooterShowReachesAWarmFrame() {
+    @Test func everyChangeTheHeaderTheHeadingsAndTheFooterShowReachesAWarmFrame() {
         var loop = Loop()
         let base = WatchlistTableCacheTests.state(CrossBrokerScreenTests.rows)
         func with(_ change: (inout WatchlistViewState) -> Void) -> WatchlistViewState {
@@ -33,6 +33,8 @@ import Testing
             ("via the bus", with { $0.brokers[0].route = .follower(leader: "host-b:1") }, F.now.addingTimeInterval(2), 200),
             ("a filter", with { $0.filter = "aa" }, F.now.addingTimeInterval(2), 200),
             ("sorted by change", with { $0.sort = .changePercent }, F.now.addingTimeInterval(2), 200),
+            ("sorted by change, reversed", with { $0.sort = .changePercent; $0.sortReversed = true }, F.now.addingTimeInterval(2), 200),
+            ("one row per symbol", with { $0.rowMode = .perSymbol; $0.rows = WatchlistTableCacheTests.state(CrossBrokerScreenTests.rows, mode: .perSymbol).rows }, F.now.addingTimeInterval(2), 200),
             ("a security warning", with { $0.securityWarning = "config is world-readable" }, F.now.addingTimeInterval(2), 200),
             ("not saved", with { $0.isSaved = false }, F.now.addingTimeInterval(2), 200),
             ("live trading", with { $0.tradesLive = true }, F.now.addingTimeInterval(2), 200),
@@ -51,8 +53,8 @@ import Testing
             if let previous {
                 // Text or style: the shown list's tab differs only in its color.
                 let last = frame.size.rows - 1
-                let shown = frame.size != previous.size || frame.rowCodes(0) != previous.rowCodes(0) || frame.rowCodes(last) != previous.rowCodes(last)
-                #expect(shown, "\(change) shows in the header or the footer: \(frame.lines.first ?? "") / \(frame.lines.last ?? "")")
+                let shown = frame.size != previous.size || [0, 1, last].contains { frame.rowCodes($0) != previous.rowCodes($0) }
+                #expect(shown, "\(change) shows in the header, the headings or the footer: \(frame.lines.first ?? "") / \(frame.lines.last ?? "")")
             }
             previous = frame
         }

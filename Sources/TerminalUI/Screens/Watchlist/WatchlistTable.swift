@@ -118,11 +118,19 @@ struct WatchlistTable {
             }
         }
         let position = positionText(height: tableRows.count)
-        let layout = ColumnLayout.fit(
+        let layoutKey = WatchlistTableCache.LayoutKey(
             demand: demand(texts, cache: &cache), width: buffer.size.columns,
             reserved: position.map { $0.utf8.count + ColumnLayout.gap + 1 } ?? 0,
             order: state.columns.map(ColumnLayout.Column.init), perSymbol: perSymbol)
-        let unplacedPosition = drawHeadings(layout, position: position, into: &buffer, row: headingRow)
+        let layout = cache.layout(for: layoutKey) {
+            ColumnLayout.fit(demand: $0.demand, width: $0.width, reserved: $0.reserved, order: $0.order, perSymbol: $0.perSymbol)
+        }
+        let headingsKey = WatchlistTableCache.HeadingsKey(
+            layout: layout, position: position, palette: palette, rowCount: state.rows.count, mode: state.rows.mode, sort: state.sort,
+            sortReversed: state.sortReversed, unicode: unicode, columns: buffer.size.columns)
+        let unplacedPosition = cache.headings.draw(into: &buffer, row: headingRow, key: headingsKey) { buffer in
+            drawHeadings(layout, position: position, into: &buffer, row: headingRow)
+        }
 
         guard !state.rows.isEmpty else {
             drawEmptyState(into: &buffer, rows: tableRows)

@@ -23,6 +23,43 @@ public struct WatchlistTableCache: Sendable {
     var header = KeptRow<HeaderBar.Key, [WatchlistLayout.Tab]>()
     var footer = KeptRow<BrokerFooter.Key, Bool>()
 
+    // MARK: The columns and their headings, which change when a width on screen does
+
+    /// What `ColumnLayout.fit` lays the columns out from.
+    struct LayoutKey: Equatable, Sendable {
+        var demand: [ColumnLayout.Column: Int]
+        var width: Int
+        var reserved: Int
+        var order: [ColumnLayout.Column]
+        var perSymbol: Bool
+    }
+
+    private var layoutKey: LayoutKey?
+    private var keptLayout: ColumnLayout?
+
+    /// The layout for `key`, fitted again only when the key changed.
+    mutating func layout(for key: LayoutKey, fit: (LayoutKey) -> ColumnLayout) -> ColumnLayout {
+        if let keptLayout, key == layoutKey { return keptLayout }
+        let layout = fit(key)
+        (layoutKey, keptLayout) = (key, layout)
+        return layout
+    }
+
+    /// What the headings row is drawn from; it returns the scroll position when no column had room for it.
+    struct HeadingsKey: Equatable, Sendable {
+        var layout: ColumnLayout
+        var position: String?
+        var palette: Palette
+        var rowCount: Int
+        var mode: WatchlistRowMode
+        var sort: Interactors.SortOrder
+        var sortReversed: Bool
+        var unicode: Bool
+        var columns: Int
+    }
+
+    var headings = KeptRow<HeadingsKey, String?>()
+
     // MARK: Cross-broker figures, by symbol group
 
     /// A symbol's consolidation, and its disagreement worked out once (it divides).
