@@ -22,6 +22,7 @@ final class CursesEventLoop {
     private let callbacks: Callbacks
     private var schedule: FrameSchedule
     private let frameClock: FrameClock?
+    private var readLead: ReadLeadEstimator
     private var reportedSize: ScreenSize
     private let clock = ContinuousClock()
 
@@ -36,6 +37,9 @@ final class CursesEventLoop {
             self.schedule = FrameSchedule(maxFramesPerSecond: options.maxFramesPerSecond, idleInterval: options.idleRedrawInterval)
         }
         self.frameClock = options.frameClock
+        readLead = ReadLeadEstimator(
+            initial: options.frameClock?.lead ?? .milliseconds(5),
+            maximum: min(.milliseconds(10), (options.frameClock?.frameInterval ?? .milliseconds(33)) / 2))
         self.reportedSize = screen.size
     }
 
@@ -51,7 +55,11 @@ final class CursesEventLoop {
                 let size = screen.size
                 let changed = screen.draw(callbacks.frame(size, Date()))
                 schedule.didDraw(at: clock.now, changedTerminal: changed)
-                if let frameClock, let lastFrame = schedule.lastFrame { frameClock.frameDrawn(at: lastFrame) }
+                if let frameClock, let lastFrame = schedule.lastFrame {
+                    readLead.frameDrawn()
+                    frameClock.setLead(readLead.lead)
+                    frameClock.frameDrawn(at: lastFrame)
+                }
                 continue
             }
 
@@ -76,6 +84,8 @@ final class CursesEventLoop {
                 return reason
             }
             if fds[0].revents & Int16(POLLIN) != 0 {
+                // How long after their slot the paced reads' prices arrive sets the next frames' lead.
+                if let slot = frameClock?.currentSlot { readLead.heard(at: clock.now, slot: slot) }
                 wakeUp.drain()
                 schedule.setNeedsDisplay()
                 if callbacks.takeBellRequest(), ownsTerminal { screen.ringBell() }

@@ -8,17 +8,32 @@ import Synchronization
 public final class FrameClock: Sendable {
     /// The frame cap's interval: the UI draws no more often than this.
     public let frameInterval: Duration
-    /// How long before a frame the work must be handed over to reach it: the hops from a socket through
-    /// the hub and the update loop to the UI thread, with room for a busy machine.
-    public let lead: Duration
     private let origin: ContinuousClock.Instant
     /// Nanoseconds from `origin` to the last frame; `Int64.min` before the first.
     private let lastFrameNanoseconds = Atomic<Int64>(.min)
+    private let leadNanoseconds: Atomic<Int64>
 
+    /// `lead` is where the lead starts; the UI thread then sets it from what it measures
+    /// (`ReadLeadEstimator`).
     public init(framesPerSecond: Int = 30, lead: Duration = .milliseconds(5), origin: ContinuousClock.Instant = .now) {
         frameInterval = .seconds(1) / max(1, framesPerSecond)
-        self.lead = lead
+        leadNanoseconds = Atomic(Self.nanoseconds(lead))
         self.origin = origin
+    }
+
+    /// How long before a frame the work must be handed over to reach it: the hops from a socket through
+    /// the hub and the update loop to the UI thread.
+    public var lead: Duration { .nanoseconds(leadNanoseconds.load(ordering: .relaxed)) }
+
+    /// Called by the UI thread with the lead it measured; kept under a frame interval.
+    public func setLead(_ lead: Duration) {
+        let clamped = min(max(.zero, lead), frameInterval / 2)
+        leadNanoseconds.store(Self.nanoseconds(clamped), ordering: .relaxed)
+    }
+
+    /// Where the reads for the frame after the last one start: nil before the first frame.
+    public var currentSlot: ContinuousClock.Instant? {
+        lastFrame.map { $0 + frameInterval - lead }
     }
 
     /// Called by the UI thread with each frame the cap counts from.

@@ -1,0 +1,76 @@
+import TerminalKit
+import Testing
+
+/// The paced reads' lead follows how late their prices reach the UI (ReadLeadEstimator).
+@Suite struct ReadLeadEstimatorTests {
+    private let start = ContinuousClock.Instant.now
+
+    /// One frame whose slot was at `slot` ms and whose changes were heard at `arrivals` ms.
+    private func frame(_ estimator: inout ReadLeadEstimator, slot: Int, arrivals: [Double]) {
+        for arrival in arrivals {
+            estimator.heard(at: start + .microseconds(Int64(arrival * 1000)), slot: start + .milliseconds(slot))
+        }
+        estimator.frameDrawn()
+    }
+
+    @Test func beforeAnyMeasurementTheLeadIsTheInitialOne() {
+        let estimator = ReadLeadEstimator(initial: .milliseconds(5))
+        #expect(estimator.lead == .milliseconds(5))
+    }
+
+    @Test func theLeadFollowsTheLastArrivalOfRecentFramesPlusTheMargin() {
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .microseconds(500), window: 10)
+        for index in 0..<10 {
+            // Four streams land 0.4–1.2 ms after the slot: the frame waits for the last.
+            frame(&estimator, slot: 100 + 33 * index, arrivals: [0.4, 0.9, 1.2, 0.7].map { Double(100 + 33 * index) + $0 })
+        }
+        #expect(estimator.lead == .microseconds(1_700))
+    }
+
+    @Test func aFewSlowFramesDoNotSetTheLeadButManyDo() {
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10)
+        for index in 0..<10 {
+            // One frame in ten lands 6 ms late: the 90th percentile looks past it.
+            let late = index == 3 ? 6.0 : 1.0
+            frame(&estimator, slot: 33 * index, arrivals: [Double(33 * index) + late])
+        }
+        #expect(estimator.lead == .milliseconds(1))
+        for index in 10..<20 {
+            let late = index % 2 == 0 ? 6.0 : 1.0
+            frame(&estimator, slot: 33 * index, arrivals: [Double(33 * index) + late])
+        }
+        #expect(estimator.lead == .milliseconds(6), "a busy machine lengthens the lead")
+    }
+
+    @Test func theLeadStaysWithinItsBounds() {
+        var fast = ReadLeadEstimator(initial: .milliseconds(5), minimum: .milliseconds(1), margin: .zero)
+        frame(&fast, slot: 0, arrivals: [0.05])
+        #expect(fast.lead == .milliseconds(1))
+        var slow = ReadLeadEstimator(initial: .milliseconds(5), maximum: .milliseconds(10), margin: .milliseconds(2))
+        frame(&slow, slot: 0, arrivals: [9.5])
+        #expect(slow.lead == .milliseconds(10))
+    }
+
+    @Test func arrivalsBeforeTheSlotOrLongAfterItAreNotTheReads() {
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), maximum: .milliseconds(10), margin: .zero)
+        // A key before the slot, a quiet stream read at once 20 ms after it: neither measures the reads.
+        frame(&estimator, slot: 100, arrivals: [99, 120])
+        #expect(estimator.lead == .milliseconds(5))
+        frame(&estimator, slot: 133, arrivals: [99, 135])
+        #expect(estimator.lead == .milliseconds(2))
+    }
+
+    @Test func theClockTakesTheMeasuredLeadForItsSlots() {
+        let clock = FrameClock(framesPerSecond: 30, lead: .milliseconds(5), origin: start)
+        #expect(clock.currentSlot == nil)
+        clock.frameDrawn(at: start)
+        #expect(clock.currentSlot == start + clock.frameInterval - .milliseconds(5))
+        clock.setLead(.milliseconds(2))
+        #expect(clock.lead == .milliseconds(2))
+        #expect(clock.currentSlot == start + clock.frameInterval - .milliseconds(2))
+        #expect(clock.readSlot(lastRead: start + .milliseconds(1), now: start + .milliseconds(2)) == start + clock.frameInterval - .milliseconds(2))
+        // Never more than half a frame: the reads would otherwise come before the frame they follow.
+        clock.setLead(.seconds(1))
+        #expect(clock.lead <= clock.frameInterval / 2 && clock.lead > clock.frameInterval / 2 - .microseconds(1))
+    }
+}
