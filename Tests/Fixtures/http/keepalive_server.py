@@ -14,8 +14,9 @@ Routes (the query is ignored, so tests may add one of their own):
                   drops while it is idle).
   /hang-up-next   /hello's answer; the next request on this connection is read and then the connection is
                   closed without an answer (the server closing a kept connection as a request arrives).
-  /silent         reads the request and never answers; prints `SILENT <connection> <target>` once it has
-                  read it.
+  /silent, /silent/...
+                  reads the request and never answers; prints `SILENT <connection> <target>` once it has read
+                  it. (The prefix serves as a broker's base URL for the app's end-to-end test.)
   anything else   404.
 Prints `LISTENING <port>` first, then `OPEN <connection>` and `CLOSED <connection>` as connections come
 and go. Exits when stdin reaches end-of-file (the test process is gone).
@@ -103,7 +104,7 @@ def serve(stream, connection):
                 stream.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n"
                                b"read until the server closes")
                 return
-            elif path == "/silent":
+            elif path == "/silent" or path.startswith("/silent/"):
                 say(f"SILENT {connection} {target}")
                 while stream.recv(65536):
                     pass
