@@ -12,8 +12,6 @@ import Darwin
 final class HTTPConnection: @unchecked Sendable {
     let origin: HTTPOrigin
     let transport: any WebSocketTransport
-    /// How many requests it has carried; the tests read it to tell a reused connection from a new one.
-    private(set) var requestCount = 0
 
     private init(origin: HTTPOrigin, transport: any WebSocketTransport) {
         self.origin = origin
@@ -60,10 +58,6 @@ final class HTTPConnection: @unchecked Sendable {
             }
         }
         return HTTPConnection(origin: origin, transport: secure)
-    }
-
-    func countRequest() {
-        requestCount += 1
     }
 
     /// Whether an idle connection can carry another request: the server has neither closed it nor sent

@@ -150,7 +150,6 @@ final class HTTPExchange: Sendable {
 
     /// Writes the request and reads the answer. Returns it and whether the connection may be used again.
     private func exchange(on connection: HTTPConnection, deadline: ContinuousClock.Instant) throws(HTTPExchangeFailure) -> (HTTPResponse, Bool) {
-        connection.countRequest()
         let transport = connection.transport
         var unsent = request.bytes[...]
         while !unsent.isEmpty {
