@@ -69,11 +69,13 @@ struct HTTPOutgoingRequest: Sendable {
         bytes = Array(head.utf8) + (body.map(Array.init) ?? [])
     }
 
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+
     /// RFC 9110 §5.6.2 tchar.
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        default: tokenSymbols.contains(byte)
         }
     }
 }

@@ -15,7 +15,8 @@ enum HTTPRequestError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unsupportedURL: "unsupported URL"
         case .invalidMethod: "invalid HTTP method"
-        case .invalidHeaderField(let name): "invalid request header \(name.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x21 && $0.value < 0x7F } ? name : "name")"
+        // Header names come from our own request factories; one is named only if it is visible ASCII.
+        case .invalidHeaderField(let name): "invalid request header \(name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } ? name : "name")"
         case .bodyStreamUnsupported: "request body streams are not supported"
         }
     }
