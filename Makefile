@@ -172,8 +172,10 @@ FUZZ_IMPORTS_ExactDecimalParsing := TextSafety
 # The bus's quote line (Sources/Bus/Wire): its two files, with CommonQuote from Domain.
 FUZZ_SOURCES_BusQuoteWire := $(addprefix Sources/Bus/Wire/,BusQuoteWire.swift BusWireError.swift) Fuzz/Support/FuzzBytes.swift
 FUZZ_IMPORTS_BusQuoteWire := TextSafety Locking Domain
+# The HTTP client's response parser (Sources/Networking/HTTP): its three files, no imports.
+FUZZ_SOURCES_HTTPResponseParser := $(addprefix Sources/Networking/HTTP/,HTTPResponseParser.swift HTTPResponseHead.swift HTTPResponseParseError.swift)
 FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake NATSProtocolParser StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS)) \
-	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing BusQuoteWire
+	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing BusQuoteWire HTTPResponseParser
 
 fuzz: $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_TARGETS))
 	Fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)

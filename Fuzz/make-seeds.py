@@ -215,3 +215,34 @@ nats("client", NATS_CLIENT, 5, b'CONNECT {"verbose":false,"pedantic":false,"user
 nats("small-limit", 0b000, 0, b"MSG a 1 64\r\n" + b"x" * 64 + b"\r\nMSG a 1 65\r\n" + b"x" * 65 + b"\r\n")
 # Crash input `make fuzz` found: a client's HPUB with an unreadable header block consumed bytes before failing.
 nats("crash-client-unread-headers", NATS_CLIENT, 5, b"SUB work 2\r\nHPUB $KV.b.k1 _INBOX.x.2 5 7\r\nhelloab\r\nPING\r\n")
+
+# HTTP responses as brokers send them (reference §1.1 Tradier quotes, §1.4 a 429 with rate-limit headers) and
+# the framings RFC 9112 allows. Settings byte 0: bit 0 HEAD request, bit 1 the server closes after its bytes,
+# bits 2-3 limits (3 = the defaults); byte 1: chunk size.
+HTTP_GET = 0b1100
+HTTP_GET_CLOSES = 0b1110
+HTTP_HEAD = 0b1101
+
+
+def http(name, flags, chunk, stream):
+    write("HTTPResponseParser", name, bytes([flags, chunk]) + stream)
+
+
+TRADIER_QUOTE = b'{"quotes":{"quote":{"symbol":"AAPL","last":227.52,"bid":227.5,"ask":227.55,"volume":48211020}}}'
+http("content-length", HTTP_GET, 0, response("HTTP/1.1 200 OK", [("Content-Type", "application/json"),
+     ("Content-Length", len(TRADIER_QUOTE))], TRADIER_QUOTE))
+http("content-length-split", HTTP_GET, 7, response("HTTP/1.1 200 OK", [("Content-Type", "application/json"),
+     ("Content-Length", len(TRADIER_QUOTE)), ("X-Ratelimit-Allowed", "120"), ("x-ratelimit-allowed", "60")], TRADIER_QUOTE))
+http("429", HTTP_GET, 0, response("HTTP/1.1 429 Too Many Requests", [("Retry-After", "2"), ("Content-Length", 21)],
+     b'{"error":"slow down"}'))
+http("chunked-trailers", HTTP_GET, 5, b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;name=v\r\nWiki\r\n5\r\npedia\r\n"
+     b"0\r\nExpires: never\r\n\r\n")
+http("until-close", HTTP_GET_CLOSES, 3, b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nthe body ends with the connection")
+http("interim", HTTP_GET, 0, b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
+     b"HTTP/1.1 204 No Content\r\n\r\n")
+http("head", HTTP_HEAD, 0, b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")
+http("http10-keep-alive", HTTP_GET, 0, b"HTTP/1.0 200 OK\nConnection: keep-alive\nContent-Length: 2\n\nok")
+http("obs-fold", HTTP_GET, 2, b"HTTP/1.1 304 Not Modified\r\nX-Long: first\r\n  second\r\n\r\n")
+http("both-framings", HTTP_GET, 0, b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\nEXTRA")
+http("small-limits", 0b0010, 4, b"HTTP/1.1 200 OK\r\nContent-Length: 70\r\n\r\n" + b"z" * 70)
+http("truncated", HTTP_GET_CLOSES, 0, b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhalf")

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Domain
 
-/// The one door every HTTP request goes through. Implementations: live (URLSession), recording (a
+/// The one door every HTTP request goes through. Implementations: live (`SocketRequestServicer`), recording (a
 /// decorator that writes redacted request/response pairs to a folder) and replaying (serves them back).
 public protocol RequestServicer: Sendable {
     /// Sends the request and returns whatever the server answered, any status. Throws only when there is

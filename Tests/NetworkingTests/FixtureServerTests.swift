@@ -16,7 +16,7 @@ import Testing
 /// tests rely on: matching, ordering, nested route files, the log, and how it stops.
 @Suite struct FixtureServerTests {
     let marker = UUID().uuidString
-    let servicer = URLSessionRequestServicer(timeout: 5)
+    let servicer = SocketRequestServicer(timeout: .seconds(5))
 
     private func get(_ server: FixtureServer, _ path: String, headers: [String: String] = [:]) async throws -> HTTPResponse {
         var request = URLRequest(url: server.url(path + (path.contains("?") ? "&" : "?") + "marker=\(marker)"))

@@ -13,7 +13,7 @@ import Testing
         try await TemporaryDirectory.withAsync { temporary in
             let folder = temporary.path("recordings")
             let server = try await FixtureServer.start()
-            let recorder = try RecordingRequestServicer(wrapping: URLSessionRequestServicer(), directory: folder)
+            let recorder = try RecordingRequestServicer(wrapping: SocketRequestServicer(), directory: folder)
             let quotesRequest = SelftestRequests.quotes(baseURL: server.baseURL, apiKey: SelftestRequests.apiKey)
             let echoRequest = SelftestRequests.quotes(baseURL: server.baseURL, path: "/v1/echo", apiKey: SelftestRequests.apiKey)
             let binaryRequest = SelftestRequests.quotes(baseURL: server.baseURL, path: "/v1/binary", apiKey: SelftestRequests.apiKey)

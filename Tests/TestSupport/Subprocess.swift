@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs a program to completion with posix_spawn and waitpid. Foundation's `Process` on Linux did not reap
+/// Runs a program to completion with posix_spawn and wait4. Foundation's `Process` on Linux did not reap
 /// short-lived tmux clients reliably inside the test runner (they stayed zombies and `waitUntilExit` hung).
 public enum Subprocess {
     public struct Failure: Error, CustomStringConvertible {
@@ -22,6 +22,19 @@ public enum Subprocess {
         }
     }
 
+    /// `run`, and what the program cost: its own CPU time (user and system, from wait4's rusage, so no
+    /// other process or test thread counts) and the wall time from spawn to exit.
+    public static func runMeasuringCPU(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws
+        -> (status: Int32, output: String, cpu: Duration, wall: Duration) {
+        try await DedicatedThread.run("subprocess \((executable as NSString).lastPathComponent)") {
+            let started = ContinuousClock.now
+            let (status, output, usage) = try runBlockingWithUsage(executable, arguments, environment: environment)
+            let wall = ContinuousClock.now - started
+            func duration(_ time: timeval) -> Duration { .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec)) }
+            return (status, output, duration(usage.ru_utime) + duration(usage.ru_stime), wall)
+        }
+    }
+
     /// Starts the program and returns at once; for clean-up in a `deinit` (which cannot await). The test
     /// process waits for it at exit (see `DedicatedThread.detach`).
     public static func runDetached(_ executable: String, _ arguments: [String], then cleanUp: @escaping @Sendable () -> Void = {}) {
@@ -32,6 +45,11 @@ public enum Subprocess {
     }
 
     private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> (status: Int32, output: String) {
+        let (status, output, _) = try runBlockingWithUsage(executable, arguments, environment: environment)
+        return (status, output)
+    }
+
+    private static func runBlockingWithUsage(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> (status: Int32, output: String, usage: rusage) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("cb-subprocess-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
 
@@ -53,12 +71,13 @@ public enum Subprocess {
         }
         guard spawned == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw Failure(description: "waitpid failed for \(executable): \(String(cString: strerror(errno)))") }
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 {
+            guard errno == EINTR else { throw Failure(description: "wait4 failed for \(executable): \(String(cString: strerror(errno)))") }
         }
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         // WIFEXITED / WEXITSTATUS are macros; decode by hand.
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, output)
+        return (exitStatus, output, usage)
     }
 }

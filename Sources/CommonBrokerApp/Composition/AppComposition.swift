@@ -73,7 +73,7 @@ struct AppComposition {
         // beside them when the config asks for it.
         var real: [BrokerAssembly.Broker] = []
         if !options.demo, !config.brokers.enabled.isEmpty {
-            let servicer = try BrokerAssembly.servicer(options: options)
+            let servicer = try BrokerAssembly.servicer(options: options, tls: config.tls)
             // A replay sends nothing anywhere, so it needs no keys (see environmentForReplay).
             let brokerEnvironment = options.replayDirectory == nil ? environment : config.environmentForReplay(environment)
             let assembled = BrokerAssembly.build(

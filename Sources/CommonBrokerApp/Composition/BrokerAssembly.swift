@@ -35,8 +35,10 @@ struct BrokerAssembly {
         }
     }
 
-    /// The servicer for this run: live, live plus recording, or replaying.
-    static func servicer(options: RunOptions) throws(AppComposition.StartupError) -> any RequestServicer {
+    /// The servicer for this run: live, live plus recording, or replaying. The live one verifies
+    /// certificates as the streams do: the system store plus the config's CA file, unless
+    /// `tls.insecureSkipVerify`.
+    static func servicer(options: RunOptions, tls: AppConfig.TLS) throws(AppComposition.StartupError) -> any RequestServicer {
         if let directory = options.replayDirectory {
             do {
                 return try ReplayingRequestServicer(directory: URL(fileURLWithPath: directory))
@@ -44,7 +46,7 @@ struct BrokerAssembly {
                 throw AppComposition.StartupError(description: "cannot replay from \(directory): \(error)")
             }
         }
-        let live = URLSessionRequestServicer()
+        let live = SocketRequestServicer(options: SocketRequestServicer.Options(extraCAFile: tls.caFile, allowInsecureTLS: tls.insecureSkipVerify))
         if let directory = options.recordDirectory {
             do {
                 return try RecordingRequestServicer(wrapping: live, directory: URL(fileURLWithPath: directory))

@@ -18,6 +18,16 @@ final class TCPTransport: WebSocketTransport {
         close(descriptor)
     }
 
+    /// Why `open` found no connection, for callers that word it themselves.
+    enum ConnectFailure: Error, Equatable {
+        /// getaddrinfo's error text.
+        case unresolved(String)
+        case cancelled
+        case timedOut
+        /// The last address's errno (0: the resolver returned no address).
+        case failed(errno: Int32)
+    }
+
     /// Resolves `host` and tries its addresses in the resolver's order (RFC 6724 puts the better family
     /// first) until one accepts, all within `deadline`. `isCancelled` is asked whenever the wake pipe
     /// fires. DNS itself cannot be interrupted: getaddrinfo blocks this thread only.
@@ -29,6 +39,27 @@ final class TCPTransport: WebSocketTransport {
         wakePipe: WebSocketWakePipe,
         isCancelled: () -> Bool
     ) throws(WebSocketError) -> TCPTransport {
+        do {
+            return try open(host: host, port: port, deadline: deadline, wakePipe: wakePipe, isCancelled: isCancelled)
+        } catch {
+            switch error {
+            case .unresolved(let reason): throw .network("cannot resolve \(host): \(reason)")
+            case .cancelled: throw .network("connection cancelled")
+            case .timedOut: throw .timedOut(timeoutDescription)
+            case .failed(let code):
+                throw .network("cannot connect to \(host):\(port): \(code == 0 ? "no address" : String(cString: strerror(code)))")
+            }
+        }
+    }
+
+    /// `connect`, with the failure as a value.
+    static func open(
+        host: String,
+        port: Int,
+        deadline: ContinuousClock.Instant,
+        wakePipe: WebSocketWakePipe,
+        isCancelled: () -> Bool
+    ) throws(ConnectFailure) -> TCPTransport {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = streamSocketType
@@ -36,17 +67,17 @@ final class TCPTransport: WebSocketTransport {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let list else {
-            throw .network("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+            throw .unresolved(String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(list) }
 
-        var lastError = "no address"
+        var lastError: Int32 = 0
         var candidate: UnsafeMutablePointer<addrinfo>? = list
         while let address = candidate {
             candidate = address.pointee.ai_next
             let descriptor = socket(address.pointee.ai_family, streamSocketType, address.pointee.ai_protocol)
             guard descriptor >= 0 else {
-                lastError = String(cString: strerror(errno))
+                lastError = errno
                 continue
             }
             let transport = TCPTransport(descriptor: descriptor)
@@ -55,25 +86,25 @@ final class TCPTransport: WebSocketTransport {
                 return transport
             }
             guard errno == EINPROGRESS else {
-                lastError = String(cString: strerror(errno))
+                lastError = errno
                 continue
             }
             while true {
                 let readiness = WebSocketPoller.wait(socket: descriptor, for: [.writable], wakeDescriptor: wakePipe.readDescriptor, until: deadline)
                 if readiness.woken {
                     wakePipe.drain()
-                    if isCancelled() { throw .network("connection cancelled") }
+                    if isCancelled() { throw .cancelled }
                 }
                 if readiness.writable || readiness.failed { break }
-                if ContinuousClock.now >= deadline { throw .timedOut(timeoutDescription) }
+                if ContinuousClock.now >= deadline { throw .timedOut }
             }
             var socketError: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &socketError, &length)
             if socketError == 0 { return transport }
-            lastError = String(cString: strerror(socketError))
+            lastError = socketError
         }
-        throw .network("cannot connect to \(host):\(port): \(lastError)")
+        throw .failed(errno: lastError)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(WebSocketError) -> WebSocketTransportProgress {

@@ -20,7 +20,7 @@ import TestSupport
     /// Sends through a real servicer and notes when each request went out on the manual clock, so a test
     /// can count the requests of a minute.
     final class ClockedServicer: RequestServicer {
-        let inner = URLSessionRequestServicer()
+        let inner = SocketRequestServicer()
         let clock: ManualClock
         private let sent = Locked<[(at: Duration, path: String, query: String)]>([])
 

@@ -27,7 +27,7 @@ import TestSupport
         default:
             TradierStreamService(
                 connector: connector,
-                context: ServiceContext(baseURLOverrides: ["tradier": base], servicer: URLSessionRequestServicer()),
+                context: ServiceContext(baseURLOverrides: ["tradier": base], servicer: SocketRequestServicer()),
                 credentials: TradierCredentials(token: "test-token"))
         }
     }

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import BrokerAdapters
 
-/// Positions and orders over real HTTP: the live servicer (URLSession) against the fixture server
+/// Positions and orders over real HTTP: the live servicer (`SocketRequestServicer`) against the fixture server
 /// (Tests/Fixtures/http_fixture_server.py) on each broker's routes.json, so the methods (PATCH, PUT,
 /// DELETE), a 204 with no body and the form and JSON bodies are checked as they arrive at a server, from
 /// its request log. The time limit only guards against a hung server.
@@ -19,7 +19,7 @@ import TestSupport
     @Test func alpacaEveryTradingEndpoint() async throws {
         let server = try await server("alpaca")
         let alpaca = AlpacaBroker(
-            context: ServiceContext(environment: .sandbox, baseURLOverrides: ["alpaca-trading": server.baseURL], servicer: URLSessionRequestServicer()),
+            context: ServiceContext(environment: .sandbox, baseURLOverrides: ["alpaca-trading": server.baseURL], servicer: SocketRequestServicer()),
             credentials: AlpacaCredentials(keyID: AlpacaFixtures.keyID, secretKey: AlpacaFixtures.secretKey))
         let openID = "61e69015-8549-4bfd-b9c3-01e75843f47d"
 
@@ -32,7 +32,7 @@ import TestSupport
         try await alpaca.cancel(id: OrderID(openID))
         await #expect(throws: BrokerError.insufficientBuyingPower("the order needs 48640000, the account has 176531.28 of buying power")) {
             let poor = AlpacaBroker(
-                context: ServiceContext(environment: .sandbox, baseURLOverrides: ["alpaca-trading": server.baseURL], servicer: URLSessionRequestServicer()),
+                context: ServiceContext(environment: .sandbox, baseURLOverrides: ["alpaca-trading": server.baseURL], servicer: SocketRequestServicer()),
                 credentials: AlpacaCredentials(keyID: "poor-key", secretKey: AlpacaFixtures.secretKey))
             _ = try await poor.place(T.request("AAPL", .buy, "100000", .market, clientOrderID: "cb-9"))
         }
@@ -52,7 +52,7 @@ import TestSupport
     @Test func tradierEveryTradingEndpoint() async throws {
         let server = try await server("tradier")
         let tradier = TradierBroker(
-            context: ServiceContext(environment: .sandbox, baseURLOverrides: ["tradier": server.baseURL], servicer: URLSessionRequestServicer()),
+            context: ServiceContext(environment: .sandbox, baseURLOverrides: ["tradier": server.baseURL], servicer: SocketRequestServicer()),
             credentials: TradierCredentials(token: "test-token"))
 
         #expect(try await tradier.positions().map(\.symbol) == ["AAPL", "AMZN", "IBM", "BRK.B", "SPY"])
@@ -62,7 +62,7 @@ import TestSupport
         _ = try await tradier.replace(id: OrderID("228175"), T.request("AAPL", .buy, "50", .limit(exactDecimal("150.5")), clientOrderID: "cb-0201"))
         try await tradier.cancel(id: OrderID("228175"))
         let empty = TradierBroker(
-            context: ServiceContext(environment: .sandbox, baseURLOverrides: ["tradier": server.baseURL], servicer: URLSessionRequestServicer()),
+            context: ServiceContext(environment: .sandbox, baseURLOverrides: ["tradier": server.baseURL], servicer: SocketRequestServicer()),
             credentials: TradierCredentials(token: "test-token"), accountID: "VA000001")
         #expect(try await empty.positions().isEmpty)
 
