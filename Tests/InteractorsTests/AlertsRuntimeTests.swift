@@ -18,9 +18,9 @@ import Testing
         let bells = CallCounter()
         let notifications = Locked<[DesktopNotification]>([])
         let runtime = AppRuntime(
-            state: AppState(
+            live: LiveAppState(AppState(
                 brokers: [alpha], book: store.book,
-                settings: AppState.Settings(isDemo: true, staleAfter: 30, alertBell: true, alertDesktop: true)),
+                settings: AppState.Settings(isDemo: true, staleAfter: 30, alertBell: true, alertDesktop: true))),
             feed: feed, watchlist: store, now: { t0 },
             bell: { bells.call() },
             notify: { notification in notifications.withLock { $0.append(notification) } },

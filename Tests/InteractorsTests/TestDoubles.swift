@@ -85,7 +85,7 @@ func makeRuntime(
         settings: AppState.Settings(
             isDemo: isDemo, isSaved: watchlist.file != nil, accountBrokers: accountServices.map(\.branding)))
     return AppRuntime(
-        state: state, feed: feed, accountServices: accountServices,
+        live: LiveAppState(state), feed: feed, accountServices: accountServices,
         watchlist: watchlist, now: now, quit: quit, publish: publish)
 }
 

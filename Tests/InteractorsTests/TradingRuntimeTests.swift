@@ -33,9 +33,9 @@ struct BoxedBroker: OrderService, PositionService {
         _ = try store.load()
         let published = Published()
         let runtime = AppRuntime(
-            state: AppState(
+            live: LiveAppState(AppState(
                 brokers: feed.brokers, book: store.book,
-                settings: AppState.Settings(isDemo: true, tradingBrokers: [TradingBroker(branding: paper, quoteSourceID: "alpha")])),
+                settings: AppState.Settings(isDemo: true, tradingBrokers: [TradingBroker(branding: paper, quoteSourceID: "alpha")]))),
             feed: feed, trading: [TradingServices(orders: broker, positions: broker, accounts: nil)],
             watchlist: store, now: { t0 }, publish: published.publish)
         await runtime.start()

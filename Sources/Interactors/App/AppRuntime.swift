@@ -34,28 +34,9 @@ public actor AppRuntime {
     private let trading: [String: TradingServices]
     private let activity: AsyncStream<TradingActivity>?
 
-    /// `watchlist` must already be loaded. `publish` is called after every change, from this actor, with
-    /// the view as it is then.
-    public init(
-        state: AppState,
-        feed: any MarketFeed,
-        accountServices: [any AccountService] = [],
-        trading: [TradingServices] = [],
-        activity: AsyncStream<TradingActivity>? = nil,
-        watchlist: WatchlistStore,
-        now: @escaping @Sendable () -> Date = Date.init,
-        bell: @escaping @Sendable () -> Void = {},
-        notify: @escaping @Sendable (DesktopNotification) -> Void = { _ in },
-        quit: @escaping @Sendable () -> Void = {},
-        publish: @escaping @Sendable (WatchlistViewState) -> Void
-    ) {
-        self.init(
-            live: LiveAppState(state), feed: feed, accountServices: accountServices, trading: trading, activity: activity,
-            watchlist: watchlist, now: now, bell: bell, notify: notify, quit: quit, publish: publish, changed: {})
-    }
-
-    /// `watchlist` must already be loaded. `changed` is called after every change, from this actor; the
-    /// screen reads `live` when it draws.
+    /// `watchlist` must already be loaded. After every change, from this actor, `changed` is called (the
+    /// screen then reads `live` when it draws) and `publish`, if given, with the view as it is then
+    /// (tests and tools that look at each view).
     public init(
         live: LiveAppState,
         feed: any MarketFeed,
@@ -67,26 +48,8 @@ public actor AppRuntime {
         bell: @escaping @Sendable () -> Void = {},
         notify: @escaping @Sendable (DesktopNotification) -> Void = { _ in },
         quit: @escaping @Sendable () -> Void = {},
-        changed: @escaping @Sendable () -> Void
-    ) {
-        self.init(
-            live: live, feed: feed, accountServices: accountServices, trading: trading, activity: activity,
-            watchlist: watchlist, now: now, bell: bell, notify: notify, quit: quit, publish: nil, changed: changed)
-    }
-
-    private init(
-        live: LiveAppState,
-        feed: any MarketFeed,
-        accountServices: [any AccountService] = [],
-        trading: [TradingServices] = [],
-        activity: AsyncStream<TradingActivity>? = nil,
-        watchlist: WatchlistStore,
-        now: @escaping @Sendable () -> Date = Date.init,
-        bell: @escaping @Sendable () -> Void = {},
-        notify: @escaping @Sendable (DesktopNotification) -> Void = { _ in },
-        quit: @escaping @Sendable () -> Void,
-        publish: (@Sendable (WatchlistViewState) -> Void)?,
-        changed: @escaping @Sendable () -> Void
+        changed: @escaping @Sendable () -> Void = {},
+        publish: (@Sendable (WatchlistViewState) -> Void)? = nil
     ) {
         self.live = live
         self.watchlist = watchlist
