@@ -71,7 +71,10 @@ test: deps-test $(VENV)/.ready
 # from a test process or any it starts (the app in tmux too), and a single report fails the run. The
 # project's lock is `Locked` (Sources/Locking), not `Mutex`, which TSan cannot see:
 # the first step refuses `Mutex`, whose false reports would come and go with contention.
+# TSan runs the code 5 to 15 times slower, so the tests' wall-clock limits (waits, deadlines, timeouts
+# that must not fire) are stretched by COMMONBROKER_TEST_TIME_SCALE (Tests/TestSupport/TestTime.swift).
 TSAN_SCRATCH := .build-tsan
+TSAN_TIME_SCALE ?= 5
 TSAN_REPORTS := $(CURDIR)/$(TSAN_SCRATCH)/tsan-report
 test-tsan: deps-test $(VENV)/.ready
 	@if grep -rnE '\bMutex *(<|\()' Sources Tests; then \
@@ -80,7 +83,7 @@ test-tsan: deps-test $(VENV)/.ready
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 	rm -f $(TSAN_REPORTS).*
 	export TSAN_OPTIONS=log_path=$(TSAN_REPORTS) COMMONBROKER_BIN=$(CURDIR)/$(TSAN_SCRATCH)/debug/commonbroker \
-		COMMONBROKER_PYTHON=$(VENV)/bin/python3; \
+		COMMONBROKER_PYTHON=$(VENV)/bin/python3 COMMONBROKER_TEST_TIME_SCALE=$(TSAN_TIME_SCALE); \
 	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip-build --parallel --skip EndToEndTests; \
 	status=$$?; \
 	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip-build --parallel --filter EndToEndTests \

@@ -60,6 +60,7 @@ let package = Package(
 
         // Test helpers shared by test targets: a manual clock, the fixture HTTP server, a subprocess runner.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TextSafety", "Locking"], swiftSettings: strict),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Domain", "TestSupport", "Locking"], swiftSettings: strict),
@@ -68,7 +69,7 @@ let package = Package(
         .testTarget(name: "MarketDataHubTests", dependencies: ["MarketDataHub", "Domain", "TestSupport", "Locking"], swiftSettings: strict),
         .testTarget(name: "StoresTests", dependencies: ["Stores", "Domain", "Locking"], swiftSettings: strict),
         .testTarget(name: "PaperTradingTests", dependencies: ["PaperTrading", "Domain", "Stores", "TestSupport", "Locking"], swiftSettings: strict),
-        .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit", "Locking"], swiftSettings: strict),
+        .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit", "Locking", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "Stores", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
         .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalKit"], swiftSettings: strict),
         .testTarget(

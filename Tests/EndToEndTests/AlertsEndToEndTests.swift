@@ -51,7 +51,7 @@ import Testing
         #expect(marked != nil, "no marked row:\n\(session.lastScreen)")
         // The bell reached the terminal: curses wrote BEL (tmux-256color's bel).
         var rang = false
-        for _ in 0..<100 where !rang {
+        for _ in 0..<(100 * TestTime.scale) where !rang {
             rang = bells(in: raw) > 0
             if !rang { try await Task.sleep(for: .milliseconds(50)) }
         }

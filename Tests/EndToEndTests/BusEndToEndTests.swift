@@ -81,9 +81,10 @@ import Testing
         return price >= dollars && price < dollars + 2
     }
 
-    /// Screens of all `terminals` captured one after another until `condition` holds for them together.
+    /// Screens of all `terminals` captured one after another until `condition` holds for them together
+    /// (bounded by `timeout`, scaled by `TestTime`).
     static func waitForScreens(_ terminals: [BusTerminal], timeout: Duration = .seconds(15), _ condition: ([String]) -> Bool) async throws -> [String]? {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         repeat {
             var screens: [String] = []
             for terminal in terminals { screens.append(try await terminal.capture()) }

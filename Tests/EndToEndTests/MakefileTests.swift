@@ -19,4 +19,18 @@ import Testing
         let exec = try #require(lines.firstIndex { $0 == "exec " + command }, "\(result.output)")
         #expect(build < hint && hint < exec)
     }
+
+    /// `make test-tsan` stretches the tests' wall-clock limits (TSan's slowdown); `make test` keeps them as written.
+    @Test func onlyTheSanitizerRunScalesTheTestsTimeLimits() async throws {
+        let tsan = try await Subprocess.run("/usr/bin/make", ["-C", Self.root.path, "-n", "test-tsan"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(tsan.status == 0, "\(tsan.output)")
+        let tsanTests = tsan.output.split(separator: "\n").filter { $0.contains("--sanitize=thread") && $0.contains("--skip-build") }
+        #expect(!tsanTests.isEmpty, "\(tsan.output)")
+        #expect(tsan.output.contains("\(TestTime.variable)=5"), "\(tsan.output)")
+
+        let plain = try await Subprocess.run("/usr/bin/make", ["-C", Self.root.path, "-n", "test"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(plain.status == 0, "\(plain.output)")
+        #expect(plain.output.contains(" test --parallel"), "\(plain.output)")
+        #expect(!plain.output.contains(TestTime.variable), "\(plain.output)")
+    }
 }

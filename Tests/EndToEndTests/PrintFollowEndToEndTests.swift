@@ -50,11 +50,11 @@ import Testing
         try? FileManager.default.removeItem(at: work)
     }
 
-    /// `probe`'s first answer, asked up to 1,200 times 50 ms apart; nil if it never answers. Counted
+    /// `probe`'s first answer, asked up to 1,200 times 50 ms apart (times `TestTime.scale`); nil if it never answers. Counted
     /// rather than against a deadline: in a loaded parallel run one sleep can overrun a 15 s deadline
     /// (this test once woke after it with the lines long written), and a probe after every wake sees them.
     static func poll<Value>(_ probe: () -> Value?) async throws -> Value? {
-        for _ in 0..<1_200 {
+        for _ in 0..<(1_200 * TestTime.scale) {
             if let value = probe() { return value }
             try await Task.sleep(for: .milliseconds(50))
         }

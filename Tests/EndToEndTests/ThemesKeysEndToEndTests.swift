@@ -143,7 +143,7 @@ import Testing
     }
 
     private func waitForStyles(_ session: TmuxSession, _ condition: (String) -> Bool) async throws -> String? {
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(TestTime.scaled(15))
         repeat {
             let screen = try await session.captureWithStyles()
             session.lastStyledScreen = screen

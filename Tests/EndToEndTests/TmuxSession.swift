@@ -62,10 +62,10 @@ final class TmuxSession {
         try await tmux(["resize-window", "-t", "e2e", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
-    /// Polls the screen until `condition` holds (bounded); returns the screen it held on, or nil with the
-    /// last screen in `lastScreen` for the failure message.
+    /// Polls the screen until `condition` holds (bounded by `timeout`, scaled by `TestTime`); returns the
+    /// screen it held on, or nil with the last screen in `lastScreen` for the failure message.
     func waitForScreen(timeout: TimeInterval = 15, _ condition: (String) -> Bool) async throws -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.scaled(timeout))
         repeat {
             if let screen = try await poll(condition) { return screen }
             try await Task.sleep(for: .milliseconds(50))
@@ -109,7 +109,7 @@ final class TmuxSession {
     }
 
     private func requireShellPrompt() async throws {
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(TestTime.scaled(15))
         var ready = try await poll(Self.showsPrompt) != nil
         while !ready, Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))

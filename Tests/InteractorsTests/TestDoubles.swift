@@ -3,6 +3,7 @@ import Foundation
 import Interactors
 import Locking
 import Stores
+import TestSupport
 
 let alpha = ServiceBranding(id: "alpha", name: "Alpha", glyph: "a", color: .cyan)
 let beta = ServiceBranding(id: "beta", name: "Beta", glyph: "b", color: .magenta)
@@ -63,9 +64,10 @@ final class Published: Sendable {
     var latest: WatchlistViewState? { states.withLock { $0.last } }
     var all: [WatchlistViewState] { states.withLock { $0 } }
 
-    /// Waits (bounded) for a published state satisfying `condition`; returns it or nil on timeout.
+    /// Waits (bounded by `timeout`, scaled by `TestTime`) for a published state satisfying `condition`;
+    /// returns it or nil on timeout.
     func first(timeout: Duration = .seconds(30), where condition: @escaping @Sendable (WatchlistViewState) -> Bool) async -> WatchlistViewState? {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         while ContinuousClock.now < deadline {
             if let match = states.withLock({ $0.first(where: condition) }) { return match }
             try? await Task.sleep(for: .milliseconds(5))

@@ -42,7 +42,7 @@ public enum DedicatedThread {
         }
     }
 
-    public static let exitGrace: DispatchTimeInterval = .seconds(12)
+    public static let exitGrace: DispatchTimeInterval = .seconds(12 * TestTime.scale)
 
     // MARK: - Private
 

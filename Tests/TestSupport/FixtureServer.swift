@@ -99,9 +99,10 @@ public final class FixtureServer: Sendable {
         _ = try await Self.fetch(request)
     }
 
-    /// Waits until the server has logged a request for `path`, at most `timeout` seconds. For tests that
-    /// must act while a request is in flight (cancellation).
+    /// Waits until the server has logged a request for `path`, at most `timeout` seconds (scaled by
+    /// `TestTime`). For tests that must act while a request is in flight (cancellation).
     public func waitForRequest(path: String, marker: String? = nil, timeout: TimeInterval = 5) async throws {
+        let timeout = TestTime.scaled(timeout)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try await requestLog().contains(where: { $0.path == path && (marker == nil || $0.isMarked(marker!)) }) { return }

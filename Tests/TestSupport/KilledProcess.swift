@@ -29,7 +29,7 @@ public enum KilledProcess {
 
     /// How long a program may stay silent before it is killed as stuck; the test then fails on what
     /// it finds (no output), never waits forever. A working program prints within milliseconds.
-    public static let silenceLimit: Int32 = 30_000
+    public static let silenceLimit = Int32(30_000 * TestTime.scale)
 
     /// Spawning, reading, sleeping and reaping happen on a `DedicatedThread`, never on a cooperative-pool thread.
     public static func run(_ executable: String, _ arguments: [String], kill moment: Moment, stderr: URL) async throws -> Outcome {

@@ -59,9 +59,10 @@ public final class LoggedProcess: Sendable {
     /// Every complete line written to stderr so far.
     public func errorLines() -> [String] { Self.lines(of: standardError) }
 
-    /// Polls stdout until `condition` holds for its lines (bounded); the lines it held on, or nil.
+    /// Polls stdout until `condition` holds for its lines (bounded by `timeout`, scaled by `TestTime`);
+    /// the lines it held on, or nil.
     public func waitForOutput(timeout: Duration = .seconds(15), _ condition: ([String]) -> Bool) async throws -> [String]? {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         repeat {
             let lines = outputLines()
             if condition(lines) { return lines }
@@ -88,9 +89,9 @@ public final class LoggedProcess: Sendable {
         }
     }
 
-    /// Waits up to `timeout` for the exit; its status, or nil if it still runs.
+    /// Waits up to `timeout` (scaled by `TestTime`) for the exit; its status, or nil if it still runs.
     public func waitForExit(timeout: Duration) async throws -> Int32? {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         while true {
             if let status = exited() { return status }
             guard ContinuousClock.now < deadline else { return nil }
@@ -98,7 +99,7 @@ public final class LoggedProcess: Sendable {
         }
     }
 
-    /// SIGTERM, then SIGKILL if it has not exited within `grace`; its exit status.
+    /// SIGTERM, then SIGKILL if it has not exited within `grace` (scaled by `TestTime`, in `waitForExit`); its exit status.
     @discardableResult
     public func stop(grace: Duration = .seconds(5)) async throws -> Int32? {
         signal(SIGTERM)

@@ -104,7 +104,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Waits until at least `count` tasks sleep on the clock. False when that has not happened within
-    /// `timeout` of real time, which only a broken implementation causes; tests fail on it.
+    /// `timeout` of real time (scaled by `TestTime`), which only a broken implementation causes; tests fail on it.
     public func sleepers(atLeast count: Int = 1, within timeout: Duration = .seconds(30)) async -> Bool {
         let id = state.withLock { $0.makeID() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -117,7 +117,7 @@ public final class ManualClock: Clock, Sendable {
                 continuation.resume(returning: true)
                 return
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + TestTime.scaled(timeout).timeInterval) { [self] in
                 let expired = state.withLock { state -> Watcher? in
                     guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return nil }
                     return state.watchers.remove(at: index)

@@ -125,7 +125,8 @@ public final class NATSServerProcess: Sendable {
 
     /// Waits for the ports file to be written (inotify), or for the server to exit (its stderr closes).
     private static func awaitPortsFile(_ file: URL, watch: Int32, stderr: Int32) throws -> (client: Int, cluster: Int?) {
-        let deadline = ContinuousClock.now + .milliseconds(Int(startTimeout))
+        let limit = TestTime.scaled(Duration.milliseconds(Int(startTimeout)))
+        let deadline = ContinuousClock.now + limit
         var errorOutput: [UInt8] = []
         while true {
             if let data = try? Data(contentsOf: file), !data.isEmpty,
@@ -134,7 +135,7 @@ public final class NATSServerProcess: Sendable {
                 return (client, (object["cluster"] as? [String])?.first.flatMap(port(of:)))
             }
             let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { throw Failure(description: "nats-server wrote no ports file within \(startTimeout) ms") }
+            guard remaining > .zero else { throw Failure(description: "nats-server wrote no ports file within \(limit)") }
             var descriptors = [pollfd(fd: watch, events: Int16(POLLIN), revents: 0), pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)]
             let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
             guard poll(&descriptors, 2, milliseconds) >= 0 || errno == EINTR else {

@@ -92,7 +92,7 @@ public final class PythonPeer: Sendable {
         stdinWriteEnd = stdinPipe.write
 
         do {
-            let line = try Self.readLine(from: stdoutPipe.read, timeout: startTimeout)
+            let line = try Self.readLine(from: stdoutPipe.read, timeout: TestTime.scaled(startTimeout))
             guard line.hasPrefix("LISTENING "), let port = Int(line.dropFirst("LISTENING ".count)), port > 0 else {
                 throw Failure(description: "\(script.lastPathComponent) said \(line.debugDescription) instead of LISTENING <port>")
             }
@@ -141,7 +141,8 @@ public final class PythonPeer: Sendable {
     }
 
     /// The first stdout line after `LISTENING` that satisfies `matches`, including lines already printed;
-    /// nil when none came within `timeout` (or the peer exited), which tests treat as a failure.
+    /// nil when none came within `timeout` (scaled by `TestTime`; `.zero` asks whether one came already)
+    /// or the peer exited, which tests treat as a failure.
     public func line(where matches: @escaping @Sendable (String) -> Bool, timeout: Duration = .seconds(5)) async -> String? {
         let id = nextWaiterID.add(1, ordering: .relaxed).newValue
         return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
@@ -156,7 +157,8 @@ public final class PythonPeer: Sendable {
                 continuation.resume(returning: line)
                 return
             }
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            let limit = TestTime.scaled(timeout)
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [output] in
                 let expired = output.state.withLock { output -> Waiter? in
                     guard let index = output.waiters.firstIndex(where: { $0.id == id }) else { return nil }
@@ -253,7 +255,7 @@ public final class PythonPeer: Sendable {
 
     /// How long a peer may take to exit before SIGKILL: an upper bound, generous for a loaded two-core
     /// machine, since the wait holds only a thread of its own.
-    public static let exitGrace: TimeInterval = 10
+    public static let exitGrace: TimeInterval = TestTime.scaled(10)
 
     /// Sends `signal` and reaps; SIGKILL if it has not exited within `exitGrace`. The exit status.
     @discardableResult

@@ -2,6 +2,7 @@ import Dispatch
 import Domain
 import Foundation
 import Locking
+import TestSupport
 
 /// A `QuoteService` whose answers a test scripts per call, and which records the symbols of each call.
 /// Tests wait for a number of calls with `calls(atLeast:)` instead of sleeping.
@@ -62,8 +63,8 @@ final class ScriptedQuoteService: QuoteService {
         return try reply(call, symbols).get()
     }
 
-    /// Waits until at least `count` calls were made; false after `timeout` of real time, which only a
-    /// broken implementation causes.
+    /// Waits until at least `count` calls were made; false after `timeout` of real time (scaled by
+    /// `TestTime`), which only a broken implementation causes.
     func calls(atLeast count: Int, within timeout: Duration = .seconds(10)) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let id = state.withLock { state -> Int? in
@@ -76,7 +77,7 @@ final class ScriptedQuoteService: QuoteService {
                 continuation.resume(returning: true)
                 return
             }
-            let seconds = Double(timeout.components.seconds)
+            let seconds = Double(TestTime.scaled(timeout).components.seconds)
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
                 let expired = state.withLock { state -> Watcher? in
                     guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return nil }

@@ -94,7 +94,8 @@ enum LiveStreamFixture {
         let selfTest = directory.appendingPathComponent("stream_fixture_selftest.py").path
         let interpreter = PythonPeer.interpreter
         // Subprocess takes a path; a bare `python3` is looked up by env.
-        let (program, arguments) = interpreter.hasPrefix("/") ? (interpreter, [selfTest]) : ("/usr/bin/env", [interpreter, selfTest])
+        let script = [selfTest, "--time-scale", String(TestTime.scale)]
+        let (program, arguments) = interpreter.hasPrefix("/") ? (interpreter, script) : ("/usr/bin/env", [interpreter] + script)
         let result = try await Subprocess.run(program, arguments)
         return (result.status == 0, result.output)
     }

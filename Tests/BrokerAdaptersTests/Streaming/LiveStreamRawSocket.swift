@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import TestSupport
 
 /// A bare WebSocket from the real client to a stream fixture server, for brokers whose stream service is
 /// not written yet: the test speaks the protocol itself and reads each message with a deadline.
@@ -62,11 +63,12 @@ final class LiveStreamRawSocket: Sendable {
         return object
     }
 
-    /// How the connection ended, skipping messages still arriving; nil when it did not end in time.
+    /// How the connection ended, skipping messages still arriving; nil when it did not end within
+    /// `timeout` (scaled by `TestTime`).
     func end(timeout: Duration = .seconds(2)) async throws -> String? {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         while ContinuousClock.now < deadline {
-            switch try await inbox.next(timeout: deadline - ContinuousClock.now) {
+            switch try await inbox.next(until: deadline) {
             case .message: continue
             case .ended(let reason): return reason
             case nil: return "finished"

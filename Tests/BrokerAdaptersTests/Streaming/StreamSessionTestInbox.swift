@@ -1,13 +1,14 @@
 import Foundation
 import Locking
+import TestSupport
 
 /// Items handed from a producer (a session's events, a socket's sent messages) to a test, which awaits
 /// them with a deadline so that a bug fails the test instead of hanging the run. Shared by the Polygon and
 /// Alpaca stream tests.
 final class StreamSessionTestInbox<Element: Sendable>: Sendable {
     struct TimedOut: Error, CustomStringConvertible {
-        let timeout: Duration
-        var description: String { "nothing arrived within \(timeout)" }
+        let waited: Duration
+        var description: String { "nothing arrived within \(waited)" }
     }
 
     private struct State {
@@ -39,16 +40,21 @@ final class StreamSessionTestInbox<Element: Sendable>: Sendable {
         state.withLock { $0.items }
     }
 
-    /// The next item; nil once finished and drained. Throws `TimedOut` after `timeout`.
+    /// The next item; nil once finished and drained. Throws `TimedOut` after `timeout` (scaled by `TestTime`).
     func next(timeout: Duration = .seconds(30)) async throws -> Element? {
-        let deadline = ContinuousClock.now + timeout
+        try await next(until: ContinuousClock.now + TestTime.scaled(timeout))
+    }
+
+    /// The next item; nil once finished and drained. Throws `TimedOut` at `deadline`.
+    func next(until deadline: ContinuousClock.Instant) async throws -> Element? {
+        let started = ContinuousClock.now
         while true {
             let outcome = state.withLock { state -> Element?? in
                 if !state.items.isEmpty { return .some(state.items.removeFirst()) }
                 return state.finished ? .some(nil) : nil
             }
             if let outcome { return outcome }
-            guard ContinuousClock.now < deadline else { throw TimedOut(timeout: timeout) }
+            guard ContinuousClock.now < deadline else { throw TimedOut(waited: ContinuousClock.now - started) }
             await waitForChange(until: deadline)
         }
     }

@@ -46,7 +46,7 @@ import Testing
         let nodes = try await Self.startCluster(in: directory)
         defer { for node in nodes { Task { await node.kill() } } }
         // The bucket with three replicas can be made once the cluster has elected its meta leader.
-        let setup = try await NATSConnection.connect(NATSConnection.Options(servers: [nodes[0].url], requestTimeout: .seconds(2)))
+        let setup = try await NATSConnection.connect(NATSConnection.Options(servers: [nodes[0].url], requestTimeout: TestTime.scaled(.seconds(2))))
         try await BusLiveRig.eventually("the cluster accepts a bucket with three replicas", within: .seconds(30)) {
             (try? await NATSKeyValue.create(bucket: "bustest", configuration: NATSKeyValueBucketConfiguration(replicas: 3), connection: setup)) != nil
         }

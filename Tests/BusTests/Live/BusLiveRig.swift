@@ -8,8 +8,14 @@ import TestSupport
 /// What the live bus tests share: a real nats-server with JetStream in a temporary directory, bus
 /// settings with short leases (the product's own timing, scaled down: 900 ms to live, renewed every
 /// 300 ms), and a reader that keeps every event a session reports.
+///
+/// The lease timing is stretched by `TestTime` with the waits: under ThreadSanitizer on a busy machine
+/// a process can stall for longer than the 600 ms between a missed renewal and the lease's expiry, and
+/// a leader that loses its lease that way is not what these tests are about. The proportions stay.
 enum BusLiveRig {
-    static let policy = LeasePolicy(timeToLive: .milliseconds(900), renewEvery: .milliseconds(300), standDownAfterFailure: .seconds(2))
+    static let policy = LeasePolicy(
+        timeToLive: TestTime.scaled(.milliseconds(900)), renewEvery: TestTime.scaled(.milliseconds(300)),
+        standDownAfterFailure: TestTime.scaled(.seconds(2)))
 
     static func with<T>(_ body: (NATSServerProcess) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cb-bus-\(UUID().uuidString)")
@@ -27,8 +33,8 @@ enum BusLiveRig {
 
     static func settings(_ servers: [String], instance: String, role: BusRole = .auto) -> BusSettings {
         var settings = BusSettings(
-            servers: servers, bucket: "bustest", role: role, lease: policy, demandHeartbeat: .milliseconds(300),
-            connectTimeout: .seconds(2), holder: "host-\(instance):1", instance: instance)
+            servers: servers, bucket: "bustest", role: role, lease: policy, demandHeartbeat: TestTime.scaled(.milliseconds(300)),
+            connectTimeout: TestTime.scaled(.seconds(2)), holder: "host-\(instance):1", instance: instance)
         // COMMONBROKER_BUS_TRACE=1, as for the app: each session's decisions on stderr, timed, to read
         // a failure's course.
         if ProcessInfo.processInfo.environment["COMMONBROKER_BUS_TRACE"] == "1" {
@@ -38,10 +44,11 @@ enum BusLiveRig {
         return settings
     }
 
-    /// Polls `condition` until it holds, or fails after `timeout` saying what was awaited.
+    /// Polls `condition` until it holds, or fails after `timeout` (scaled by `TestTime`) saying what was awaited.
     static func eventually(
         _ what: String, within timeout: Duration = .seconds(10), _ condition: () async -> Bool
     ) async throws {
+        let timeout = TestTime.scaled(timeout)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if await condition() { return }

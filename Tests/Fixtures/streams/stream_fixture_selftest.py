@@ -3,7 +3,12 @@
 client: each broker's handshake, auth failure, connection and symbol limits, subscription errors,
 timeouts, data messages and prices. Exit status 0 when every check passed; the failures otherwise.
 
-Run by LiveStreamFixtureSelfTests (Swift) in `make test`, or by hand: stream_fixture_selftest.py [broker...]
+Run by LiveStreamFixtureSelfTests (Swift) in `make test`, or by hand:
+stream_fixture_selftest.py [--time-scale N] [broker...]
+
+--time-scale N stretches every wall-clock limit here N times: the client's waits and the server's own
+limits the checks must beat (a 0.3 s auth timeout is missed when eleven checks start servers at once
+on a busy machine). The Swift test passes COMMONBROKER_TEST_TIME_SCALE (5 under `make test-tsan`).
 """
 
 import asyncio
@@ -18,7 +23,13 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stream_fixture_server.py")
 FIXTURES = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIME_SCALE = 1
 TIMEOUT = 3
+
+
+def seconds(value):
+    """A server limit in seconds, stretched by --time-scale, as its command-line argument."""
+    return f"{value * TIME_SCALE:g}"
 
 
 class Fixture:
@@ -33,7 +44,7 @@ class Fixture:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-u", SERVER, *self.arguments,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        first = (await asyncio.wait_for(self.process.stdout.readline(), 10)).decode().strip()
+        first = (await asyncio.wait_for(self.process.stdout.readline(), 10 * TIME_SCALE)).decode().strip()
         assert first.startswith("LISTENING "), first
         self.port = int(first.split()[1])
         self.reader = asyncio.create_task(self.read())
@@ -41,7 +52,7 @@ class Fixture:
 
     async def __aexit__(self, *_):
         self.process.stdin.close()
-        await asyncio.wait_for(self.process.wait(), 5)
+        await asyncio.wait_for(self.process.wait(), 5 * TIME_SCALE)
         self.reader.cancel()
 
     async def read(self):
@@ -115,7 +126,7 @@ async def polygon_handshake_and_data():
 
 
 async def polygon_bad_key_second_connection_and_timeout():
-    async with Fixture("polygon", "--auth-timeout", "0.3") as fixture:
+    async with Fixture("polygon", "--auth-timeout", seconds(0.3)) as fixture:
         async with connect(fixture.url("/stocks")) as ws:
             await ws.recv()
             await ws.send('{"action":"auth","params":"wrong"}')
@@ -206,7 +217,7 @@ async def alpaca_handshake_data_and_errors():
 
 
 async def alpaca_auth_failures_limits_and_headers():
-    async with Fixture("alpaca", "--auth-timeout", "0.3") as fixture:
+    async with Fixture("alpaca", "--auth-timeout", seconds(0.3)) as fixture:
         async with connect(fixture.url("/v2/iex")) as ws:
             await ws.recv()
             await ws.send('{"action":"auth","key":"test-key-id","secret":"wrong"}')
@@ -334,7 +345,7 @@ async def finnhub_drops_connections_and_reports_their_symbols():
 
 
 async def drops_and_status(path):
-    async with Fixture("finnhub", "--drop-after", "1", "--status-file", path) as fixture:
+    async with Fixture("finnhub", "--drop-after", seconds(1), "--status-file", path) as fixture:
         ws = await connect(fixture.url("/?token=test-token"))
         await ws.send('{"type":"subscribe","symbol":"AAPL"}')
         await ws.send('{"type":"subscribe","symbol":"MSFT"}')
@@ -375,7 +386,7 @@ async def tradier_session_created_over_rest_on_the_same_port():
 
 
 async def tradier_session_payloads_and_errors():
-    async with Fixture("tradier", "--session-ttl", "0.6") as fixture:
+    async with Fixture("tradier", "--session-ttl", seconds(0.6)) as fixture:
         async with connect(fixture.url("/v1/markets/events")) as ws:
             await ws.send('{"symbols":["AAPL"],"sessionid":"expired"}')
             assert await ws.recv() == '{"error":"session not found"}'
@@ -429,4 +440,9 @@ async def main(brokers):
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1:] or list(CHECKS))))
+    arguments = sys.argv[1:]
+    if arguments[:1] == ["--time-scale"]:
+        TIME_SCALE = int(arguments[1])
+        TIMEOUT *= TIME_SCALE
+        arguments = arguments[2:]
+    sys.exit(asyncio.run(main(arguments or list(CHECKS))))

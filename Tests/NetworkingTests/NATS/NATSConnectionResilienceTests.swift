@@ -188,8 +188,14 @@ import Testing
 
     @Test func tlsIsVerifiedAgainstTheConfiguredCA() async throws {
         let authority = try await ThrowawayCertificateAuthority.shared()
-        let tls = ["--tls", "--tlscert", authority.loopbackServer.certificateFile, "--tlskey", authority.loopbackServer.keyFile]
-        try await NATSLiveServer.with(jetStream: false, arguments: tls) { server, _ in
+        // In a config file for its `timeout`: nats-server hangs up on a client that has not finished the
+        // TLS handshake within 2 s (its default), and under TSan on a busy machine this client took
+        // longer, so the rejected certificate showed as "connection lost during the TLS handshake".
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("nats-tls-\(UUID().uuidString).conf")
+        let tlsBlock = #"tls { cert_file: "\#(authority.loopbackServer.certificateFile)", key_file: "\#(authority.loopbackServer.keyFile)", timeout: \#(2 * TestTime.scale) }"#
+        try Data(tlsBlock.utf8).write(to: config)
+        defer { try? FileManager.default.removeItem(at: config) }
+        try await NATSLiveServer.with(jetStream: false, arguments: ["-c", config.path]) { server, _ in
             var options = NATSLiveServer.options(["tls://127.0.0.1:\(server.port)"])
             options.extraCAFile = authority.certificateFile
             let connection = try await NATSConnection.connect(options)

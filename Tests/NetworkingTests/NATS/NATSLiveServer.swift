@@ -24,9 +24,9 @@ enum NATSLiveServer {
 
     static func options(_ urls: [String], credentials: NATSCredentials? = nil, name: String = "networking-tests") -> NATSConnection.Options {
         NATSConnection.Options(
-            servers: urls, credentials: credentials, name: name, connectTimeout: .seconds(5),
+            servers: urls, credentials: credentials, name: name, connectTimeout: TestTime.scaled(.seconds(5)),
             reconnectBackoff: NATSReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(250), jitter: 0.5),
-            requestTimeout: .seconds(10), randomSeed: 0x5EED)
+            requestTimeout: TestTime.scaled(.seconds(10)), randomSeed: 0x5EED)
     }
 
     static func connect(_ server: NATSServerProcess, credentials: NATSCredentials? = nil) async throws -> NATSConnection {

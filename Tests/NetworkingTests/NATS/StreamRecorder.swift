@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 
 /// Reads an async stream to its end on a task of its own, keeping every element, so a test can wait
 /// for what it expects to arrive: `await recorder.wait(for:until:)` returns as soon as the elements
@@ -28,7 +29,7 @@ final class StreamRecorder<Element: Sendable>: Sendable {
 
     var elements: [Element] { storage.elements }
 
-    /// Waits for the stream to end, at most `timeout`; returns everything it yielded.
+    /// Waits for the stream to end, at most `timeout` (scaled by `TestTime`, as every wait here); returns everything it yielded.
     @discardableResult
     func waitForEnd(_ what: String = "the stream to end", timeout: Duration = .seconds(20)) async throws -> [Element] {
         try await wait(for: what, timeout: timeout, untilEnded: true) { _ in true }
@@ -44,6 +45,7 @@ final class StreamRecorder<Element: Sendable>: Sendable {
     private func wait(
         for what: String, timeout: Duration, untilEnded: Bool, _ condition: @escaping @Sendable ([Element]) -> Bool
     ) async throws -> [Element] {
+        let timeout = TestTime.scaled(timeout)
         let id = storage.newWaiterID()
         let storage = storage
         let timer = Task {

@@ -6,24 +6,27 @@ import Darwin
 #endif
 @testable import Networking
 import Testing
+import TestSupport
 
 /// `LiveWebSocketConnector` against an independent implementation, Python's `websockets`
 /// (Tests/Fixtures/ws/echo_server.py), over plain TCP. The server rejects unmasked client frames, so
 /// every exchange here also checks our masking; its `CLOSED` lines show what our client said on the way out.
 @Suite struct WebSocketInteropTests {
     /// Short timeouts, so a failure to time out shows quickly; no heartbeat unless a test wants one.
+    /// The defaults are limits that must not be reached, so they are scaled (`TestTime`); a test that
+    /// expects a timeout passes its own, unscaled.
     static func connector(
-        handshakeTimeout: Duration = .seconds(3),
+        handshakeTimeout: Duration = TestTime.scaled(.seconds(3)),
         pingAfterIdle: Duration? = nil,
-        pongTimeout: Duration = .seconds(3),
-        closeTimeout: Duration = .seconds(2),
+        pongTimeout: Duration = TestTime.scaled(.seconds(3)),
+        closeTimeout: Duration = TestTime.scaled(.seconds(2)),
         maxFrameSize: Int = WebSocketFrameCodec.defaultMaxFrameSize,
         maxMessageSize: Int = WebSocketMessageAssembler.defaultMaxMessageSize,
         extraCAFile: String? = nil,
         allowInsecureTLS: Bool = false
     ) -> LiveWebSocketConnector {
         LiveWebSocketConnector(options: .init(
-            connectTimeout: .seconds(3),
+            connectTimeout: TestTime.scaled(.seconds(3)),
             handshakeTimeout: handshakeTimeout,
             pingAfterIdle: pingAfterIdle,
             pongTimeout: pongTimeout,
@@ -180,7 +183,7 @@ import Testing
         await connection.close(code: 1000, reason: "bye")
 
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(3), "\(elapsed)")
+        #expect(elapsed >= .milliseconds(300) && elapsed < TestTime.scaled(.seconds(3)), "\(elapsed)")
         #expect(try await WebSocketMessageReader(connection: connection).end(within: .seconds(1)).end == .finished)
     }
 
@@ -291,7 +294,7 @@ import Testing
             return
         }
         #expect(detail.contains("upgrade"))
-        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(3), "\(elapsed)")
+        #expect(elapsed >= .milliseconds(300) && elapsed < TestTime.scaled(.seconds(3)), "\(elapsed)")
     }
 
     @Test func refusedUpgradeReportsStatusAndBodyWithoutSecrets() async throws {
@@ -340,9 +343,11 @@ import Testing
     }
 
     /// Quiet for longer than ping + pong timeout, but answering every ping: the heartbeat keeps it alive.
+    /// The pong timeout must not fire, so it is scaled (`TestTime`), and the quiet with it, to stay longer.
     @Test func quietServerThatAnswersPingsStaysConnected() async throws {
         let server = try await WebSocketInteropServer.plain()
-        let connection = try await connect(server.url("/silent/1.5"), with: Self.connector(pingAfterIdle: .milliseconds(200), pongTimeout: .seconds(1)))
+        let quietSeconds = 1.5 * Double(TestTime.scale)
+        let connection = try await connect(server.url("/silent/\(quietSeconds)"), with: Self.connector(pingAfterIdle: .milliseconds(200), pongTimeout: TestTime.scaled(.seconds(1))))
 
         #expect(try await WebSocketMessageReader(connection: connection).next() == .text("still here"))
         await connection.close(code: 1000, reason: "")

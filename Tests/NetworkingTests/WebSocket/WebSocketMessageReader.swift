@@ -1,7 +1,9 @@
 import Networking
+import TestSupport
 
-/// Reads a connection's `messages` against a deadline, so a client that hangs fails its test instead of
-/// stalling the run. On a timeout the read is cancelled, which (by the connection's contract) closes it.
+/// Reads a connection's `messages` against a deadline (scaled by `TestTime`), so a client that hangs fails
+/// its test instead of stalling the run. On a timeout the read is cancelled, which (by the connection's
+/// contract) closes it.
 struct WebSocketMessageReader {
     /// How `messages` ended: cleanly, or with the client's error.
     enum End: Equatable, CustomStringConvertible {
@@ -45,6 +47,7 @@ struct WebSocketMessageReader {
     }
 
     private func read(within timeout: Duration, stopAfterFirstMessage: Bool) async throws -> ([WebSocketMessage], End?) {
+        let timeout = TestTime.scaled(timeout)
         let messages = connection.messages
         return try await withThrowingTaskGroup(of: ([WebSocketMessage], End?).self) { group in
             group.addTask {

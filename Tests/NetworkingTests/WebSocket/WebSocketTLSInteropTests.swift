@@ -7,12 +7,13 @@ import Darwin
 @testable import Networking
 import COpenSSL
 import Testing
+import TestSupport
 
 /// `wss://` against Python's `websockets` over Python's ssl module, with certificates from a CA made
 /// for this test run (`ThrowawayCertificateAuthority`): verification against the system store plus the
 /// configured CA file, the hostname and IP checks, SNI, and the explicit insecure opt-in.
 @Suite struct WebSocketTLSInteropTests {
-    private static func connector(trustingTestCA: Bool, allowInsecureTLS: Bool = false, handshakeTimeout: Duration = .seconds(3)) async throws -> LiveWebSocketConnector {
+    private static func connector(trustingTestCA: Bool, allowInsecureTLS: Bool = false, handshakeTimeout: Duration = TestTime.scaled(.seconds(3))) async throws -> LiveWebSocketConnector {
         let caFile = trustingTestCA ? try await ThrowawayCertificateAuthority.shared().certificateFile : nil
         return WebSocketInteropTests.connector(handshakeTimeout: handshakeTimeout, extraCAFile: caFile, allowInsecureTLS: allowInsecureTLS)
     }

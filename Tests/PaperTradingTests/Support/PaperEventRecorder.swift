@@ -2,9 +2,10 @@ import Domain
 import Foundation
 import Locking
 import PaperTrading
+import TestSupport
 
 /// Everything a broker publishes, kept, so a test can wait for the event it expects. A wait that is
-/// never satisfied gives up after `patience` of real time and returns nil, which the test then fails
+/// never satisfied gives up after `patience` of real time (scaled by `TestTime`) and returns nil, which the test then fails
 /// on: a bug must fail the test, not hang the run. In a passing run nothing waits on the timer.
 final class PaperEventRecorder: Sendable {
     private struct Waiter {
@@ -21,7 +22,7 @@ final class PaperEventRecorder: Sendable {
     }
 
     private let state = Locked(State())
-    static let patience: Double = 30
+    static let patience = TestTime.scaled(30.0)
 
     init(_ events: AsyncStream<PaperEvent>) {
         Task { [self] in
