@@ -77,7 +77,8 @@ enum InteractiveCommand {
                     theme: app.config.theme.name,
                     columns: app.config.columns,
                     outlierBasisPoints: app.config.crossBroker.outlierBasisPoints,
-                    sparklineMinutes: app.config.sparklineMinutes
+                    sparklineMinutes: app.config.sparklineMinutes,
+                    historyBackfill: app.historyBackfill
                 ),
                 initialMessages: app.notes + desk.notes,
                 terminalSize: session.size
