@@ -3,14 +3,14 @@ import Foundation
 
 /// The one cache of quotes outside the hub: the latest quote and status per (broker, symbol), and a
 /// bounded price history per key (`PriceHistory`: one point a second for 30 minutes, at most 1,800
-/// points, about 5.5 KB a key). Every screen reads it; only the app state's update writes it.
+/// points, about 3.8 KB a key that quotes every second). Every screen reads it; only the app state's update writes it.
 public struct QuoteStore: Sendable {
     /// What screens read on every frame, one entry per key at the index `place(for:)` gave it, so a row
     /// reads its entry without hashing: a value the renderer may hold while the store moves on, so it
     /// must stay small (copying it on the next write is the price of that snapshot).
     public private(set) var latest: [QuoteEntry] = []
     private var places: [QuoteKey: Int] = [:]
-    /// Apart from `latest`, so that a snapshot of `latest` never shares (and forces a copy of) 5.5 KB histories.
+    /// Apart from `latest`, so that a snapshot of `latest` never shares (and forces a copy of) 4 KB histories.
     private var histories: [QuoteKey: PriceHistory] = [:]
     /// Each entry's sparkline digest (`SparklineSeries`), at the same index as in `latest`: the table reads
     /// one per row on every frame, so it is indexed like the entries rather than hashed like the histories.
