@@ -17,6 +17,8 @@ let package = Package(
         // warning, and shim.h defines the feature macros the wide-character API needs.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // glibc's <malloc.h>, for the app's start-up memory settings (CommonBrokerApp's ProcessMemory).
+        .systemLibrary(name: "CGlibcMalloc"),
 
         // Layers, innermost first. Each depends only on layers beneath it.
         // The project's lock, `Locked`: a POSIX mutex, which ThreadSanitizer understands (`make test-tsan`).
@@ -46,7 +48,8 @@ let package = Package(
         .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit", "Locking"], swiftSettings: strict),
         .target(
             name: "CommonBrokerApp",
-            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Bus", "Stores", "PaperTrading", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses", "Locking"],
+            dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Bus", "Stores", "PaperTrading", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses", "Locking",
+                .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux]))],
             swiftSettings: strict
         ),
         .executableTarget(name: "commonbroker", dependencies: ["CommonBrokerApp"], swiftSettings: strict),

@@ -26,6 +26,9 @@ struct WireToScreenBenchmark: Sendable {
     /// broker, so every row is on the 50-row screen and nearly every event finds the screen idle.
     static let idle = Scenario(symbolsPerBroker: 10, eventsPerSecond: 10)
     static let demoLabel = "demo"
+    /// Issue 18 counts the app's memory with every row's 30-minute history full: the probe starts the app
+    /// with them (Sources/Stores/HistoryBackfill.swift), since a window of seconds would leave them empty.
+    static let historyMinutes = 30
 
     var binary: String
     var python: String
@@ -47,7 +50,9 @@ struct WireToScreenBenchmark: Sendable {
             return figures
         }
         figures.note("wire", "\(binary) in a 120x50 pty (TERM=xterm-256color), four fixture brokers over loopback at rate/4 events/s each, "
-                     + "\(Format.seconds(seconds)) window after the brokers are live and \(Format.seconds(warmup)) more; screen read by pyte")
+                     + "\(Format.seconds(seconds)) window after the brokers are live and \(Format.seconds(warmup)) more; screen read by pyte; "
+                     + "every row starts with its \(Self.historyMinutes)-minute price history full (COMMONBROKER_TEST_HISTORY_MINUTES), "
+                     + "prices within $400 a row (--sequence-modulus)")
         let scenarios = [Self.idle] + Self.loaded
         for scenario in scenarios where wanted(scenario == Self.idle ? "idle" : scenario.label) {
             log("wire to screen, \(scenario.symbolsPerBroker) symbols per broker at \(scenario.eventsPerSecond) events/s")
@@ -81,7 +86,7 @@ struct WireToScreenBenchmark: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-u", script, "--app", binary, "--python", python, "--seconds", String(seconds),
-                             "--warmup", String(warmup), "--out", out.path] + arguments
+                             "--warmup", String(warmup), "--history-minutes", String(Self.historyMinutes), "--out", out.path] + arguments
         process.standardInput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
@@ -121,6 +126,9 @@ struct WireToScreenBenchmark: Sendable {
         figures.add("\(name).cpuPercentOfCore", number("cpuPercentOfCore"))
         figures.add("\(name).peakRSSBytes", number("peakRSSBytes"))
         figures.add("\(name).rssBytes", number("rssBytes"))
+        figures.add("\(name).rssAnonymousBytes", number("rssAnonymousBytes"))
+        figures.add("\(name).rssFileBytes", number("rssFileBytes"))
+        figures.add("\(name).historyMinutes", number("historyMinutes"))
         figures.add("\(name).windowSeconds", number("windowSeconds"))
         figures.add("\(name).fixturesCPUPercentOfCore", number("fixturesCPUPercentOfCore"))
         figures.add("\(name).readerCPUPercentOfCore", number("readerCPUPercentOfCore"))

@@ -5,11 +5,13 @@ import Foundation
 /// second), the last 1,800 points, which is the last 30 minutes of a row that quotes every second.
 ///
 /// Memory is bounded and small, because issue 18 wants 4 × 500 rows with full histories inside 50 MB
-/// of RSS (about 6 KB a row): a point costs 3 bytes, so a full row is about 5.5 KB. The points sit in a
-/// ring of at most `capacity` slots, grown in steps so that a row with a few points stays small:
-/// - a time is the gap in seconds since the previous point in one byte (points are at least a second
-///   apart); a gap over 255 s (a row that was quiet for a while) is stored as 0 and its length kept in
-///   `longGaps`, so any gap works;
+/// of RSS: a point of a row that quotes every second costs a bit and 2 bytes, so a full row is about
+/// 3.8 KB (5.6 KB for a row whose points are all further apart). The points sit in a ring of at most
+/// `capacity` slots, grown in steps so that a row with a few points stays small:
+/// - a time is the gap in seconds since the previous point (points are at least a second apart): a bit
+///   per slot says the gap is 1 s, the common case of a busy row; the other gaps wait in a queue in
+///   the order of their points, one byte each, and a gap over 255 s (a row that was quiet for a while)
+///   is queued as 0 with its length in `longGaps`, so any gap works;
 /// - a price is an `Int16` count of ticks from a base price of the row, where the tick is the largest
 ///   power of ten (at most one whole unit) that divides every difference, so cent prices count cents.
 ///   A price that does not fit re-encodes the row with a finer tick or a new base; a row whose prices
@@ -30,9 +32,17 @@ public struct PriceHistory: Sendable, Hashable {
     /// The coarsest tick: one whole unit of the price.
     private static let coarsestTick = ExactDecimal.unitsPerOne
 
-    /// Per slot, the seconds since the previous point (1…255), or 0 for a gap kept in `longGaps`. The
-    /// oldest point's byte means nothing: its time is `oldestSecond`. Its count is the number of points.
-    private var gaps: [UInt8] = []
+    /// The number of points.
+    public private(set) var count = 0
+    /// A bit per slot (slot `s` is bit `s % 64` of word `s / 64`): set when the point came one second
+    /// after the one before it. The oldest point's bit means nothing: its time is `oldestSecond`.
+    private var oneSecondGaps: [UInt64] = []
+    /// The gaps of the points after the oldest whose bit is clear, oldest first: 2…255 s, or 0 for a gap
+    /// kept in `longGaps`. A ring of `otherGapCount` from `otherGapsHead`, grown in steps up to
+    /// `capacity`; a point's gap leaves it when the point becomes the oldest.
+    private var otherGaps: [UInt8] = []
+    private var otherGapsHead = 0
+    private var otherGapCount = 0
     /// The long gaps of the points after the oldest, oldest first.
     private var longGaps: [Int64] = []
     /// Per slot, the price as ticks from `priceBase`; empty while the row is wide.
@@ -51,12 +61,10 @@ public struct PriceHistory: Sendable, Hashable {
 
     public init() {}
 
-    public var count: Int { gaps.count }
-
     /// Bytes the history's storage has allocated for its points (array capacities, headers excluded), for
     /// the memory tests and benchmark.
     var storageBytes: Int {
-        gaps.capacity + longGaps.capacity * 8 + offsets.capacity * 2 + wideUnits.capacity * 8
+        oneSecondGaps.capacity * 8 + otherGaps.capacity + longGaps.capacity * 8 + offsets.capacity * 2 + wideUnits.capacity * 8
     }
 
     /// Whether the prices are kept as full units (a spread too wide for the narrow form), for the tests.
@@ -66,17 +74,18 @@ public struct PriceHistory: Sendable, Hashable {
     /// than the last point (another clock) is taken as the last point's.
     public mutating func record(_ price: ExactDecimal, at time: Date) {
         let second = Self.wholeSecond(time)
-        if !gaps.isEmpty, second <= newestSecond {
-            store(price.units, at: slot(of: gaps.count - 1))
+        if count > 0, second <= newestSecond {
+            store(price.units, at: slot(of: count - 1))
             return
         }
-        let gap = gaps.isEmpty ? 1 : second - newestSecond
-        let gapByte = gap <= Int64(UInt8.max) ? UInt8(gap) : 0
+        let gap = count == 0 ? 1 : second - newestSecond
         let slot: Int
-        if gaps.count < Self.capacity {
-            if gaps.isEmpty { oldestSecond = second }
-            Self.growIfFull(&gaps)
-            gaps.append(gapByte)
+        if count < Self.capacity {
+            if count == 0 { oldestSecond = second }
+            if count % 64 == 0 {
+                Self.growIfFull(&oneSecondGaps, limit: (Self.capacity + 63) / 64, from: 1)
+                oneSecondGaps.append(0)
+            }
             if wideUnits.isEmpty {
                 Self.growIfFull(&offsets)
                 offsets.append(0)
@@ -84,17 +93,16 @@ public struct PriceHistory: Sendable, Hashable {
                 Self.growIfFull(&wideUnits)
                 wideUnits.append(0)
             }
-            slot = gaps.count - 1
+            slot = count
+            count += 1
         } else {
             // The ring is full: the second-oldest point becomes the oldest, and the new point takes the
             // oldest's slot.
             slot = oldestSlot
-            oldestSlot = oldestSlot + 1 == gaps.count ? 0 : oldestSlot + 1
-            let nextGap = gaps[oldestSlot]
-            oldestSecond += nextGap != 0 ? Int64(nextGap) : longGaps.removeFirst()
-            gaps[slot] = gapByte
+            oldestSlot = oldestSlot + 1 == count ? 0 : oldestSlot + 1
+            oldestSecond += takeGap(of: oldestSlot)
         }
-        if gapByte == 0 { longGaps.append(gap) }
+        setGap(gap, of: slot)
         newestSecond = second
         store(price.units, at: slot)
     }
@@ -150,6 +158,39 @@ public struct PriceHistory: Sendable, Hashable {
 
     // MARK: - Storage
 
+    private func gapIsOneSecond(_ slot: Int) -> Bool {
+        oneSecondGaps[slot >> 6] & (1 << UInt64(slot & 63)) != 0
+    }
+
+    /// Records the gap of the point in `slot`, the newest.
+    private mutating func setGap(_ gap: Int64, of slot: Int) {
+        let bit: UInt64 = 1 << UInt64(slot & 63)
+        if gap == 1 {
+            oneSecondGaps[slot >> 6] |= bit
+            return
+        }
+        oneSecondGaps[slot >> 6] &= ~bit
+        if otherGapCount == otherGaps.count {
+            // Full: laid out again from the oldest, with twice the room (from 16) up to `capacity`.
+            var grown = (0..<otherGapCount).map { otherGaps[(otherGapsHead + $0) % otherGaps.count] }
+            grown.append(contentsOf: repeatElement(0, count: Swift.min(Self.capacity, Swift.max(16, otherGapCount * 2)) - otherGapCount))
+            otherGaps = grown
+            otherGapsHead = 0
+        }
+        otherGaps[(otherGapsHead + otherGapCount) % otherGaps.count] = gap <= Int64(UInt8.max) ? UInt8(gap) : 0
+        otherGapCount += 1
+        if gap > Int64(UInt8.max) { longGaps.append(gap) }
+    }
+
+    /// The gap of the point in `slot`, which has just become the oldest: its gap leaves the queue.
+    private mutating func takeGap(of slot: Int) -> Int64 {
+        if gapIsOneSecond(slot) { return 1 }
+        let gap = otherGaps[otherGapsHead]
+        otherGapsHead = otherGapsHead + 1 == otherGaps.count ? 0 : otherGapsHead + 1
+        otherGapCount -= 1
+        return gap != 0 ? Int64(gap) : longGaps.removeFirst()
+    }
+
     /// A point in whole seconds and price units, as the storage decodes it.
     struct Point: Equatable {
         var second: Int64
@@ -162,23 +203,30 @@ public struct PriceHistory: Sendable, Hashable {
         /// How many points `next()` has returned.
         private(set) var index = 0
         private var second: Int64
+        private var otherGapIndex: Int
         private var longGapIndex = 0
 
         init(_ history: PriceHistory) {
             self.history = history
             second = history.oldestSecond
+            otherGapIndex = history.otherGapsHead
         }
 
         mutating func next() -> Point? {
             guard index < history.count else { return nil }
             let slot = history.slot(of: index)
             if index > 0 {
-                let gap = history.gaps[slot]
-                if gap != 0 {
-                    second += Int64(gap)
+                if history.gapIsOneSecond(slot) {
+                    second += 1
                 } else {
-                    second += history.longGaps[longGapIndex]
-                    longGapIndex += 1
+                    let gap = history.otherGaps[otherGapIndex]
+                    otherGapIndex = otherGapIndex + 1 == history.otherGaps.count ? 0 : otherGapIndex + 1
+                    if gap != 0 {
+                        second += Int64(gap)
+                    } else {
+                        second += history.longGaps[longGapIndex]
+                        longGapIndex += 1
+                    }
                 }
             }
             index += 1
@@ -189,7 +237,7 @@ public struct PriceHistory: Sendable, Hashable {
     /// The slot of the point `index` places after the oldest.
     private func slot(of index: Int) -> Int {
         let slot = oldestSlot + index
-        return slot < gaps.count ? slot : slot - gaps.count
+        return slot < count ? slot : slot - count
     }
 
     private func units(at slot: Int) -> Int64 {
@@ -214,45 +262,59 @@ public struct PriceHistory: Sendable, Hashable {
 
     /// Chooses the encoding for the row's prices with `units` in `slot`: the coarsest tick that divides
     /// every difference from the lowest price, the base in the middle of the spread; wide when the spread
-    /// is more than `narrowSpan` ticks. Keeps the slots where they are.
+    /// is more than `narrowSpan` ticks. Keeps the slots where they are. A narrow row that stays narrow is
+    /// rewritten in place, with no array made: many rows re-encoding at once (prices that all jumped)
+    /// made 2,000 new arrays while the old ones were alive, and the heap kept the 6 MB of holes.
     private mutating func reencode(setting units: Int64, at slot: Int) {
-        var prices = (0..<gaps.count).map { self.units(at: $0) }
-        prices[slot] = units
-        let low = prices.min() ?? units, high = prices.max() ?? units
+        var low = units, high = units
+        for index in 0..<count where index != slot {
+            let price = self.units(at: index)
+            low = Swift.min(low, price)
+            high = Swift.max(high, price)
+        }
         let (spread, overflow) = high.subtractingReportingOverflow(low)
         if !overflow {
             var tick = Self.coarsestTick
-            for price in prices {
+            for index in 0..<count {
                 // Every price is at least `low`, and the spread did not overflow, so neither does this.
-                let difference = price - low
+                let difference = (index == slot ? units : self.units(at: index)) - low
                 while difference % tick != 0 { tick /= 10 }
             }
             let steps = spread / tick
             if steps <= Self.narrowSpan {
                 let base = low + steps / 2 * tick
-                var narrow: [Int16] = []
-                narrow.reserveCapacity(Swift.max(gaps.capacity, prices.count))
-                for price in prices { narrow.append(Int16((price - base) / tick)) }
+                if wideUnits.isEmpty {
+                    // Each slot's old price is read before its new offset is written (the old base and
+                    // tick stay until every slot is done).
+                    for index in 0..<count {
+                        let price = index == slot ? units : self.units(at: index)
+                        offsets[index] = Int16((price - base) / tick)
+                    }
+                } else {
+                    var narrow: [Int16] = []
+                    narrow.reserveCapacity(Swift.max(wideUnits.capacity, count))
+                    for index in 0..<count { narrow.append(Int16(((index == slot ? units : wideUnits[index]) - base) / tick)) }
+                    offsets = narrow
+                    wideUnits = []
+                }
                 self.tick = tick
                 priceBase = base
-                offsets = narrow
-                wideUnits = []
                 return
             }
         }
         var wide: [Int64] = []
-        wide.reserveCapacity(Swift.max(gaps.capacity, prices.count))
-        wide.append(contentsOf: prices)
+        wide.reserveCapacity(Swift.max(offsets.capacity, wideUnits.capacity, count))
+        for index in 0..<count { wide.append(index == slot ? units : self.units(at: index)) }
         wideUnits = wide
         offsets = []
         pricesSinceWidened = 0
     }
 
-    /// Before an append to a full array: doubles its room (from 16) up to `capacity`, where the default
-    /// growth would round 1,800 up to 2,048 or more.
-    private static func growIfFull<Element>(_ array: inout [Element]) {
+    /// Before an append to a full array: doubles its room (from `from`, 16) up to `limit` (`capacity`),
+    /// where the default growth would round 1,800 up to 2,048 or more.
+    private static func growIfFull<Element>(_ array: inout [Element], limit: Int = capacity, from: Int = 16) {
         guard array.count == array.capacity else { return }
-        array.reserveCapacity(Swift.min(capacity, Swift.max(16, array.capacity * 2)))
+        array.reserveCapacity(Swift.min(limit, Swift.max(from, array.capacity * 2)))
     }
 
     /// `time` in whole seconds (`resolution`) since the reference date, rounded down. Times beyond

@@ -3,23 +3,26 @@ import Foundation
 
 /// The one cache of quotes outside the hub: the latest quote and status per (broker, symbol), and a
 /// bounded price history per key (`PriceHistory`: one point a second for 30 minutes, at most 1,800
-/// points, about 5.5 KB a key). Every screen reads it; only the app state's update writes it.
+/// points, about 3.8 KB a key that quotes every second). Every screen reads it; only the app state's update writes it.
 public struct QuoteStore: Sendable {
     /// What screens read on every frame, one entry per key at the index `place(for:)` gave it, so a row
     /// reads its entry without hashing: a value the renderer may hold while the store moves on, so it
     /// must stay small (copying it on the next write is the price of that snapshot).
     public private(set) var latest: [QuoteEntry] = []
     private var places: [QuoteKey: Int] = [:]
-    /// Apart from `latest`, so that a snapshot of `latest` never shares (and forces a copy of) 5.5 KB histories.
+    /// Apart from `latest`, so that a snapshot of `latest` never shares (and forces a copy of) 4 KB histories.
     private var histories: [QuoteKey: PriceHistory] = [:]
     /// Each entry's sparkline digest (`SparklineSeries`), at the same index as in `latest`: the table reads
     /// one per row on every frame, so it is indexed like the entries rather than hashed like the histories.
     public private(set) var sparklines: [SparklineSeries] = []
     /// The sparklines' window (the config's `sparklineMinutes`).
     public let sparklineWindow: TimeInterval
+    /// Benchmarks only: a key's first quote comes with a full history behind it (`HistoryBackfill`).
+    public let backfill: HistoryBackfill?
 
-    public init(sparklineWindow: TimeInterval = 10 * 60) {
+    public init(sparklineWindow: TimeInterval = 10 * 60, backfill: HistoryBackfill? = nil) {
         self.sparklineWindow = sparklineWindow
+        self.backfill = backfill
     }
 
     /// Applies a feed batch. A key with both a failure and a quote in one batch ends with the quote:
@@ -41,12 +44,26 @@ public struct QuoteStore: Sendable {
         switch result {
         case .success(let quote):
             let index = place(for: key)
+            if let backfill, histories[key] == nil {
+                fill(key, at: index, with: backfill, before: receivedAt, leadingTo: quote.last)
+            }
             Self.record(quote, receivedAt: receivedAt, into: &latest[index])
             histories[key, default: PriceHistory()].record(quote.last, at: receivedAt)
             sparklines[index].record(quote.last, at: receivedAt)
         case .failure(let error):
             latest[place(for: key)].error = error
         }
+    }
+
+    /// Records the backfill's points through the same paths as live prices, so the history and sparkline
+    /// grow, and take memory, exactly as 30 minutes of quotes would have made them.
+    private mutating func fill(_ key: QuoteKey, at index: Int, with backfill: HistoryBackfill, before end: Date, leadingTo price: ExactDecimal) {
+        var history = PriceHistory()
+        for point in backfill.points(before: end, leadingTo: price, seed: HistoryBackfill.seed(for: key)) {
+            history.record(point.price, at: point.time)
+            sparklines[index].record(point.price, at: point.time)
+        }
+        histories[key] = history
     }
 
     private static func record(_ quote: CommonQuote, receivedAt: Date, into entry: inout QuoteEntry) {

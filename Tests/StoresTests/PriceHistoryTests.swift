@@ -27,7 +27,36 @@ import Testing
         #expect(history.count == PriceHistory.capacity)
         #expect(!history.isWide)
         #expect(history.storageBytes <= 6 * 1_024, "\(history.storageBytes) bytes for a full row")
-        #expect(history.storageBytes >= PriceHistory.capacity * 3, "a point takes 3 bytes")
+        #expect(history.storageBytes >= PriceHistory.capacity * 2, "a point takes 2 bytes and a bit")
+    }
+
+    /// A row that quotes every second, the busy rows issue 18 counts, keeps its gaps as a bit a point:
+    /// under 4 KB full. One whose points are all further apart pays a byte a point more.
+    @Test func aRowThatQuotesEverySecondTakesUnderFourKilobytes() {
+        let busy = Self.fullRow { ExactDecimal(units: 15_000_000_000 + Int64($0 % 97 - 48) * 1_000_000) }
+        #expect(busy.storageBytes <= 4 * 1_024, "\(busy.storageBytes) bytes for a full row")
+        var sparse = PriceHistory()
+        for point in 0..<(PriceHistory.capacity * 2) {
+            sparse.record(ExactDecimal(units: 15_000_000_000 + Int64(point % 13) * 1_000_000), at: Self.at(Double(point * 3)))
+        }
+        #expect(sparse.count == PriceHistory.capacity)
+        #expect(Self.seconds(sparse) == (PriceHistory.capacity..<(PriceHistory.capacity * 2)).map { Double($0 * 3) })
+        #expect(sparse.storageBytes <= 6 * 1_024, "\(sparse.storageBytes) bytes for a full row 3 s apart")
+    }
+
+    /// Gaps of 1 s, a few seconds and over 255 s, mixed, around the ring's seam many times: every time
+    /// comes back, and the queue of gaps stays as long as the ring needs.
+    @Test func mixedGapsSurviveManyTurnsOfTheRing() {
+        var history = PriceHistory()
+        var times: [Double] = []
+        var second = 0.0
+        for point in 0..<(PriceHistory.capacity * 5 + 77) {
+            second += [1, 1, 1, 7, 1, 300, 2, 1][point % 8]
+            times.append(second)
+            history.record(ExactDecimal(units: 15_000_000_000 + Int64(point % 31) * 1_000_000), at: Self.at(second))
+        }
+        #expect(Self.seconds(history) == Array(times.suffix(PriceHistory.capacity)))
+        #expect(history.storageBytes <= 8 * 1_024, "\(history.storageBytes) bytes")
     }
 
     @Test func aRowWithAFewPointsStaysSmall() {

@@ -152,6 +152,30 @@ import Testing
         #expect(loop.cache.consolidations == 3 * symbols + 3, "a broker fewer consolidates every symbol")
     }
 
+    /// A long watchlist keeps room for the rows on screen only (issue 18's memory), and a frame after a
+    /// scroll, which puts other rows in those places, is still the cold cache's frame.
+    @Test func onlyTheRowsOnScreenAreKept() {
+        var loop = Loop()
+        let rows = (0..<300).map { number in
+            F.row(String(format: "S%03d", number), F.alpha, last: "\(100 + number).25", close: "100.00", bid: "\(100 + number).24",
+                  ask: "\(100 + number).26", volume: 1_000, age: 1)
+        }
+        var state = Self.state(rows, sparklines: [])
+        for selected in [0, 150, 299, 140, 0] {
+            state.selectedIndex = selected
+            // The same frame from a cold cache, from where the viewport was (it keeps its scroll).
+            var cold = Loop(viewport: loop.viewport)
+            let expected = cold.render(state, rows: 30)
+            let frame = loop.render(state, rows: 30)
+            #expect(frame == expected, "selection at \(selected)")
+            #expect(frame.lines.contains { $0.contains(String(format: "S%03d", selected)) }, "row \(selected) on screen")
+            #expect(loop.cache.rowSlots > 0 && loop.cache.rowSlots < 30, "room for the rows on screen, not 300")
+        }
+        let drawn = loop.cache.rowsDrawn
+        _ = loop.render(state, rows: 30)
+        #expect(loop.cache.rowsDrawn == drawn, "an unchanged frame after the scrolls draws no row")
+    }
+
     /// A new volume on one row redraws that row alone; a frame with nothing changed redraws none.
     @Test func onlyAChangedRowIsDrawnAgain() {
         var loop = Loop()

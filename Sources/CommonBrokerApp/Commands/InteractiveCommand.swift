@@ -76,7 +76,8 @@ enum InteractiveCommand {
                     theme: app.config.theme.name,
                     columns: app.config.columns,
                     outlierBasisPoints: app.config.crossBroker.outlierBasisPoints,
-                    sparklineMinutes: app.config.sparklineMinutes
+                    sparklineMinutes: app.config.sparklineMinutes,
+                    historyBackfill: app.historyBackfill
                 ),
                 initialMessages: app.notes + desk.notes,
                 terminalSize: session.size
@@ -108,6 +109,8 @@ enum InteractiveCommand {
         }
         await runtime.send(.resize(session.size))
         await runtime.start()
+        // Start-up is over: its code need not stay resident (see ProcessMemory).
+        ProcessMemory.releaseCodePages()
 
         let status = await withTaskGroup(of: Int32.self) { group in
             group.addTask {

@@ -36,6 +36,8 @@ struct AppComposition {
     let relayed: [AnyStreamingQuoteService]
     /// The screen's frames, for an interactive run: its streams read just before each one.
     let frameClock: FrameClock?
+    /// Benchmarks only (`COMMONBROKER_TEST_HISTORY_MINUTES`): rows start with a full price history.
+    let historyBackfill: HistoryBackfill?
 
     /// A real broker that trades, as the trading desk takes it.
     struct RealTradingBroker {
@@ -59,6 +61,11 @@ struct AppComposition {
         }
         var notes: [StatusMessage] = []
         let startedAt = Date()
+        let historyBackfill: HistoryBackfill?
+        switch HistoryBackfill.from(environment: environment) {
+        case .success(let backfill): historyBackfill = backfill
+        case .failure(let error): throw StartupError(description: error.description)
+        }
 
         var config: AppConfig
         switch AppConfig.load(using: paths) {
@@ -148,7 +155,8 @@ struct AppComposition {
             bus: bus,
             routes: routes,
             relayed: relayed,
-            frameClock: frameClock
+            frameClock: frameClock,
+            historyBackfill: historyBackfill
         )
     }
 }

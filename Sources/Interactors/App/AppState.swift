@@ -101,6 +101,8 @@ public struct AppState: Sendable {
         public var outlierBasisPoints: ExactDecimal
         /// The sparkline's window, in minutes (the config's `sparklineMinutes`).
         public var sparklineMinutes: Int
+        /// Benchmarks only: every row starts with a full price history (`HistoryBackfill`); nil in use.
+        public var historyBackfill: HistoryBackfill?
 
         public init(
             isDemo: Bool, isSaved: Bool = true, securityWarning: String? = nil, staleAfter: TimeInterval = 30,
@@ -108,8 +110,10 @@ public struct AppState: Sendable {
             holdingsSources: [ServiceBranding] = [], portfolioRefresh: TimeInterval = 5,
             alertBell: Bool = true, alertDesktop: Bool = false, keys: KeyBindings = .standard, theme: ThemeName = .dark
         ,
-            columns: [WatchlistColumn] = WatchlistColumn.defaultOrder, outlierBasisPoints: ExactDecimal = 50, sparklineMinutes: Int = 10
+            columns: [WatchlistColumn] = WatchlistColumn.defaultOrder, outlierBasisPoints: ExactDecimal = 50, sparklineMinutes: Int = 10,
+            historyBackfill: HistoryBackfill? = nil
         ) {
+            self.historyBackfill = historyBackfill
             self.alertBell = alertBell
             self.alertDesktop = alertDesktop
             self.columns = columns
@@ -157,7 +161,8 @@ public struct AppState: Sendable {
         self.statuses = BrokerStatusStore(brokers: brokers)
         self.portfolio = PortfolioStore(brokers: settings.tradingBrokers.map(\.branding) + settings.holdingsSources)
         self.terminalSize = terminalSize
-        self.quotes = QuoteStore(sparklineWindow: TimeInterval(settings.sparklineMinutes * 60))
+        self.quotes = QuoteStore(
+            sparklineWindow: TimeInterval(settings.sparklineMinutes * 60), backfill: settings.historyBackfill)
         show(initialMessages)
         rebuildRows()
     }

@@ -6,10 +6,19 @@ to `pyte`, an independent terminal emulator: what the screen shows is read there
 
 Streams (the default): four stream fixture servers (../streams/stream_fixture_server.py: polygon,
 alpaca, finnhub, tradier) over loopback, each with `--rate <rate/4> --rate-phase <0, 1/4, 2/4, 3/4>
---sequence-prices --write-log` (the phases interleave the servers' events evenly), and
-a config whose watchlist holds `--symbols` generated symbols (WAAA, WAAB, ...) on every broker. An
-event's price is (10000 + s) / 100 with s its server's sequence number, so a row's last price names the
-event it shows. Latency of an event = the first time its price is on the emulated screen (the
+--sequence-prices --sequence-modulus 40000 --write-log` (the phases interleave the servers' events
+evenly), and a config whose watchlist holds `--symbols` generated symbols (WAAA, WAAB, ...) on every
+broker. An event's price is (10000 + s mod 40000) / 100 with s its server's sequence number, so a row's
+last price names the event it shows: the latest one of that row written with that remainder before the
+screen showed it (a row's remainders repeat after 40,000 / (symbols) of its events, 16 s at the fastest
+scenario, far longer than any latency). The modulus keeps each row's prices within $400, as a real
+price stays within a range: an ever-rising one would make the app keep its history in the wide form.
+
+Full histories (issue 18: RSS at 4 x 500 rows *with 30-minute histories full*): the app runs with
+`COMMONBROKER_TEST_HISTORY_MINUTES=--history-minutes` (30; 0 for none), so each row starts with a
+history as full as that many minutes of one price a second leave (Sources/Stores/HistoryBackfill.swift:
+the app records prices at its own clock, so no back-dated event from a fixture could fill one).
+Latency of an event = the first time its price is on the emulated screen (the
 time.monotonic_ns of the pty read whose bytes drew it) minus the time the fixture logged its write
 (time.monotonic_ns right after `await ws.send`); both are CLOCK_MONOTONIC.
 
@@ -24,7 +33,7 @@ Measured over a window of `--seconds` after the four brokers are live and `--war
   - idle: the latency of events written when the pty had been quiet for a frame interval (33.3 ms),
     i.e. a change that arrives when nothing was drawn for a frame;
   - the app's CPU (utime + stime from /proc/<pid>/stat over the window) as % of one core, its peak
-    RSS (VmHWM) and RSS at the end (VmRSS); the fixture servers' CPU and this reader's, since they
+    RSS (VmHWM) and RSS at the end (VmRSS, with its anonymous and file-backed parts); the fixture servers' CPU and this reader's, since they
     share the machine (during the window this reader only reads and stamps; pyte replays afterwards).
 `--demo` runs `app --demo` instead (no fixtures) and measures CPU and RSS only: the demo's prices do
 not say when they were made.
@@ -67,6 +76,8 @@ CREDENTIALS = {
     "tradier": {"token": "test-token"},
 }
 FRAME_INTERVAL_NS = 1_000_000_000 // 30
+# Prices carry the event's sequence number modulo this (see the docstring): 100.00 to 499.99.
+SEQUENCE_MODULUS = 40_000
 # A watchlist row: an optional stale mark, symbol, broker letter and name, last price (see the footer
 # and header of WatchlistScreen). Thousands separators are tolerated.
 ROW = re.compile(r"^\W*([A-Z0-9.\-/^]+)\s+[A-Z]\s+(Polygon|Alpaca|Finnhub|Tradier)\s+(\S+)")
@@ -126,7 +137,8 @@ class Fixture:
         self.log_path = log_path
         self.process = subprocess.Popen(
             [python, "-u", SERVER, "--broker", broker, "--routes", os.path.join(FIXTURES, broker),
-             "--rate", str(rate), "--rate-phase", str(phase), "--sequence-prices", "--write-log", log_path, "--symbol-limit", "1000000"],
+             "--rate", str(rate), "--rate-phase", str(phase), "--sequence-prices", "--sequence-modulus", str(SEQUENCE_MODULUS),
+             "--write-log", log_path, "--symbol-limit", "1000000"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline().strip()
         if not line.startswith("LISTENING "):
@@ -254,8 +266,11 @@ class Terminal:
                     self.process.wait()
 
 
-def app_environment(scratch):
+def app_environment(scratch, history_minutes=0):
     environment = dict(os.environ)
+    environment.pop("COMMONBROKER_TEST_HISTORY_MINUTES", None)
+    if history_minutes:
+        environment["COMMONBROKER_TEST_HISTORY_MINUTES"] = str(history_minutes)
     environment.update(TERM="xterm-256color", XDG_STATE_HOME=os.path.join(scratch, "state"),
                        XDG_CONFIG_HOME=os.path.join(scratch, "config"), LANG=environment.get("LANG", "C.UTF-8"))
     for name in ("COLUMNS", "LINES", "TMUX"):
@@ -288,6 +303,7 @@ def measure_window(options, terminal, pid, fixtures=()):
     elapsed = (time.monotonic_ns() - t0) / 1e9
     sleep_until(t1 + int(options.tail * 1e9))
     peak, rss = status_bytes(pid, "VmHWM"), status_bytes(pid, "VmRSS")
+    anonymous, file_backed = status_bytes(pid, "RssAnon"), status_bytes(pid, "RssFile")
     if terminal.process.poll() is not None:
         raise Failure(f"the app exited during the window: {terminal.text()[-300:]!r}")
     result = {
@@ -295,6 +311,8 @@ def measure_window(options, terminal, pid, fixtures=()):
         "cpuPercentOfCore": 100 * (cpu1 - cpu0) / ticks / elapsed,
         "peakRSSBytes": peak,
         "rssBytes": rss,
+        "rssAnonymousBytes": anonymous,
+        "rssFileBytes": file_backed,
         "fixturesCPUPercentOfCore": 100 * (fixtures1 - fixtures0) / ticks / elapsed if fixtures else None,
         "readerCPUPercentOfCore": 100 * ((reader1.user - reader0.user) + (reader1.system - reader0.system)) / elapsed,
     }
@@ -335,7 +353,8 @@ def run_streams(options, scratch):
         with open(os.open(config, os.O_WRONLY | os.O_CREAT, 0o600), "w") as file:
             # Rows must not go stale while a symbol waits its turn (2,000 rows at 100 events/s: 20 s).
             json.dump({"symbols": symbols, "staleAfterSeconds": 86_400, "brokers": brokers}, file)
-        terminal = Terminal([options.app, "--config", config], app_environment(scratch), options.columns, options.rows)
+        terminal = Terminal([options.app, "--config", config], app_environment(scratch, options.history_minutes),
+                            options.columns, options.rows)
 
         terminal.wait_for(all_live, 30, "the four brokers were not live")
         terminal.pump(time.monotonic_ns() + int(options.warmup * 1e9))
@@ -348,8 +367,11 @@ def run_streams(options, scratch):
         if not visible:
             raise Failure(f"no watchlist rows on the screen: {terminal.text()[-600:]!r}")
 
-        seen = {}  # (broker, symbol, sequence) -> first monotonic_ns on screen; the symbol guards against a
-        # price that is not a sequenced one (a REST snapshot) naming another symbol's event
+        # Each time a row's price changes on the screen: (broker, symbol, remainder, monotonic_ns). Resolved
+        # to events once the write logs are read; the symbol guards against a price that is not a
+        # sequenced one (a REST snapshot) naming another symbol's event.
+        shown_now = {}
+        changes = []
 
         def on_rows(stamp, rows):
             for line in rows:
@@ -357,9 +379,10 @@ def run_streams(options, scratch):
                 if not match or not PRICE.match(match.group(3)):
                     continue
                 cents = round(float(match.group(3).replace(",", "")) * 100)
-                key = (NAMES[match.group(2)], match.group(1), cents - 10_000)
-                if key not in seen:
-                    seen[key] = stamp
+                row, remainder = (NAMES[match.group(2)], match.group(1)), cents - 10_000
+                if shown_now.get(row) != remainder:
+                    shown_now[row] = remainder
+                    changes.append((*row, remainder, stamp))
 
         t0, t1, result = measure_window(options, terminal, terminal.process.pid,
                                         [fixture.process.pid for fixture in fixtures.values()])
@@ -370,6 +393,7 @@ def run_streams(options, scratch):
         for fixture in fixtures.values():
             fixture.stop()
 
+        seen = first_shown(changes, fixtures)
         written = written_visible = 0
         latencies, idle = [], []
         events = open(options.events, "w") if options.events else None
@@ -398,7 +422,7 @@ def run_streams(options, scratch):
                     idle.append(shown - stamp)
         window = (t1 - t0) / 1e9
         result.update(
-            mode="streams", symbolsPerBroker=options.symbols, rateTotal=options.rate, visibleRows=len(visible),
+            mode="streams", historyMinutes=options.history_minutes, symbolsPerBroker=options.symbols, rateTotal=options.rate, visibleRows=len(visible),
             rows=options.symbols * len(BROKERS), written=written, achievedRate=written / window,
             writtenVisible=written_visible, reached=len(latencies),
             reachedPercent=100 * len(latencies) / written_visible if written_visible else None,
@@ -414,6 +438,27 @@ def run_streams(options, scratch):
 
 
 
+def first_shown(changes, fixtures):
+    """(broker, symbol, sequence) -> the first monotonic_ns its price was on the screen: each change of a
+    row's price is the latest event of that row written with that remainder at or before the change."""
+    writes = {}  # (broker, symbol, remainder) -> ([monotonic_ns], [sequence]), in the order written
+    for broker, fixture in fixtures.items():
+        for sequence, symbol, stamp in fixture.writes():
+            stamps, sequences = writes.setdefault((broker, symbol, sequence % SEQUENCE_MODULUS), ([], []))
+            stamps.append(stamp)
+            sequences.append(sequence)
+    seen = {}
+    for broker, symbol, remainder, stamp in changes:
+        stamps, sequences = writes.get((broker, symbol, remainder), ((), ()))
+        index = bisect.bisect_right(stamps, stamp) - 1
+        if index < 0:
+            continue
+        key = (broker, symbol, sequences[index])
+        if key not in seen or stamp < seen[key]:
+            seen[key] = stamp
+    return seen
+
+
 def main():
     parser = argparse.ArgumentParser(description="One wire-to-screen scenario: latency, share reached, CPU, RSS.")
     parser.add_argument("--app", required=True, help="the commonbroker binary (release)")
@@ -425,6 +470,8 @@ def main():
     parser.add_argument("--tail", type=float, default=1, help="seconds read after the window")
     parser.add_argument("--columns", type=int, default=120)
     parser.add_argument("--rows", type=int, default=50)
+    parser.add_argument("--history-minutes", type=int, default=30,
+                        help="streams: every row starts with this many minutes of price history (0: none)")
     parser.add_argument("--demo", action="store_true", help="measure `app --demo` (CPU and RSS only)")
     parser.add_argument("--out", help="the JSON result (default: stdout)")
     parser.add_argument("--events", help="also write every event of the window here: broker symbol sequence written_ns shown_ns|-")

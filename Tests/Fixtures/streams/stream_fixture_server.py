@@ -7,7 +7,7 @@ JSON, the same field names, types and message order. One process serves one brok
 Usage: stream_fixture_server.py --broker polygon|alpaca|finnhub|tradier [--port N] [--tls CERT KEY]
            [--interval SECONDS] [--auth-timeout SECONDS] [--ping-interval SECONDS]
            [--symbol-limit N] [--session-ttl SECONDS] [--start-ms MS] [--routes DIR] [--forever]
-           [--malformed-every N] [--rate EVENTS_PER_SECOND] [--rate-phase F] [--sequence-prices] [--write-log FILE]
+           [--malformed-every N] [--rate EVENTS_PER_SECOND] [--rate-phase F] [--sequence-prices [--sequence-modulus M]] [--write-log FILE]
            [--drop-after SECONDS] [--status-file FILE]
 
 Prints `LISTENING <port>` once it accepts connections and exits when its stdin closes (the test
@@ -91,6 +91,11 @@ Paced load, for `make bench`'s wire-to-screen scenario (Sources/Benchmarks/WireT
                     price = (10000 + s) / 100, i.e. 100.01, 100.02, ...; the bid one cent below and the
                     ask one cent above, as in ticks. Fields that quote other ticks (Polygon AM bars'
                     open and low, Tradier's summary) keep the deterministic formula.
+  --sequence-modulus M  with --sequence-prices: the price carries s mod M instead, (10000 + s mod M) / 100, so a
+                    row's prices stay within M cents however long the server runs, as a real price stays
+                    within a range (an ever-rising price would make the app keep its history in the wide,
+                    8-bytes-a-point form no real row needs); the reader resolves a price to the latest
+                    event written with that remainder (wire_to_screen.py).
   --write-log FILE  one line per event written: `<sequence> <symbol> <monotonic_ns>`, the time
                     (time.monotonic_ns, CLOCK_MONOTONIC) taken right after the `await ws.send` of the
                     batch's last frame returned, i.e. once the frames were handed to the socket. The
@@ -315,11 +320,19 @@ class Stream:
 
     def price(self, symbol, tick):
         sequence = self.sequenced(symbol, tick)
-        return price(symbol, tick) if sequence is None else (10_000 + sequence) / 100
+        return price(symbol, tick) if sequence is None else (10_000 + self.carried(sequence)) / 100
 
     def bid_ask(self, symbol, tick):
         sequence = self.sequenced(symbol, tick)
-        return bid_ask(symbol, tick) if sequence is None else ((9_999 + sequence) / 100, (10_001 + sequence) / 100)
+        if sequence is None:
+            return bid_ask(symbol, tick)
+        carried = self.carried(sequence)
+        return (9_999 + carried) / 100, (10_001 + carried) / 100
+
+    def carried(self, sequence):
+        """What a price carries of `sequence`: all of it, or its remainder under --sequence-modulus."""
+        modulus = self.options.sequence_modulus
+        return sequence % modulus if modulus else sequence
 
     def chosen(self, symbols, only):
         """`symbols` (sorted), limited to `only` when a paced batch names some."""
@@ -887,6 +900,7 @@ def parse_options(argv=None):
     parser.add_argument("--rate", type=float, default=0, help="events per second per connection, round-robin over its symbols (instead of ticks)")
     parser.add_argument("--rate-phase", type=float, default=0, help="--rate: shift the deadlines by this fraction of an interval")
     parser.add_argument("--sequence-prices", action="store_true", help="prices carry the server's event sequence number: (10000 + s) / 100")
+    parser.add_argument("--sequence-modulus", type=int, default=0, help="--sequence-prices: carry s mod M, (10000 + s mod M) / 100")
     parser.add_argument("--write-log", metavar="FILE", help="one line per event written: <sequence> <symbol> <monotonic_ns>")
     parser.add_argument("--drop-after", type=float, default=0, help="abort every connection this many seconds after it opened")
     parser.add_argument("--status-file", metavar="FILE", help="rewrite FILE with the open connections and their symbols (JSON)")

@@ -52,7 +52,7 @@ struct WatchlistTable {
             disagreementBasisPoints: nil)
         var hasCross = false
         var crossGroup = -1
-        cache.prepareRows(count: state.rows.count)
+        cache.prepareRows(count: state.rows.count, visible: visible)
         // Rows are read in place, slot and store entry through pointers: a copy of each costs a dozen
         // reference counts, and a 1,000-row frame reads 1,000 of them.
         state.rows.withRows { slots, entries in
