@@ -109,8 +109,6 @@ enum InteractiveCommand {
         }
         await runtime.send(.resize(session.size))
         await runtime.start()
-        // Start-up is over: its code need not stay resident (see ProcessMemory).
-        ProcessMemory.releaseCodePages()
 
         let status = await withTaskGroup(of: Int32.self) { group in
             group.addTask {
