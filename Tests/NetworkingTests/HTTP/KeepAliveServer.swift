@@ -15,27 +15,14 @@ final class KeepAliveServer: Sendable {
         self.usesTLS = usesTLS
     }
 
-    private static let script = PythonPeer.repositoryRoot.appendingPathComponent("Tests/Fixtures/http/keepalive_server.py")
+    private static let peers = SharedPythonPeers(
+        script: PythonPeer.repositoryRoot.appendingPathComponent("Tests/Fixtures/http/keepalive_server.py"))
 
-    static func plain() async throws -> KeepAliveServer { try await plainServer.value }
+    static func plain() async throws -> KeepAliveServer { KeepAliveServer(peer: try await peers.peer(.plain), usesTLS: false) }
     /// https with a certificate for localhost and 127.0.0.1 from the throwaway CA.
-    static func tls() async throws -> KeepAliveServer { try await tlsServer.value }
+    static func tls() async throws -> KeepAliveServer { KeepAliveServer(peer: try await peers.peer(.tls), usesTLS: true) }
     /// https with a certificate from the throwaway CA for `other.test` only.
-    static func tlsForOtherHost() async throws -> KeepAliveServer { try await otherHostServer.value }
-
-    private static let plainServer = Task {
-        KeepAliveServer(peer: try await PythonPeer.start(script: script), usesTLS: false)
-    }
-
-    private static let tlsServer = Task {
-        let certificate = try await ThrowawayCertificateAuthority.shared().loopbackServer
-        return KeepAliveServer(peer: try await PythonPeer.start(script: script, arguments: ["--tls", certificate.certificateFile, certificate.keyFile]), usesTLS: true)
-    }
-
-    private static let otherHostServer = Task {
-        let certificate = try await ThrowawayCertificateAuthority.shared().otherHostServer
-        return KeepAliveServer(peer: try await PythonPeer.start(script: script, arguments: ["--tls", certificate.certificateFile, certificate.keyFile]), usesTLS: true)
-    }
+    static func tlsForOtherHost() async throws -> KeepAliveServer { KeepAliveServer(peer: try await peers.peer(.tlsForOtherHost), usesTLS: true) }
 
     func url(_ path: String, host: String = "127.0.0.1") -> URL {
         URL(string: "\(usesTLS ? "https" : "http")://\(host):\(port)\(path)?test=\(UUID().uuidString)")!

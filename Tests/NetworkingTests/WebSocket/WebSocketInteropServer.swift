@@ -15,33 +15,16 @@ final class WebSocketInteropServer: Sendable {
         self.usesTLS = usesTLS
     }
 
-    private static let script = PythonPeer.repositoryRoot.appendingPathComponent("Tests/Fixtures/ws/echo_server.py")
+    private static let peers = SharedPythonPeers(
+        script: PythonPeer.repositoryRoot.appendingPathComponent("Tests/Fixtures/ws/echo_server.py"))
 
     /// ws://
-    static func plain() async throws -> WebSocketInteropServer { try await plainServer.value }
+    static func plain() async throws -> WebSocketInteropServer { WebSocketInteropServer(peer: try await peers.peer(.plain), usesTLS: false) }
     /// wss:// with a certificate for localhost and 127.0.0.1 from the throwaway CA.
-    static func tls() async throws -> WebSocketInteropServer { try await tlsServer.value }
+    static func tls() async throws -> WebSocketInteropServer { WebSocketInteropServer(peer: try await peers.peer(.tls), usesTLS: true) }
     /// wss:// with a certificate from the throwaway CA for `other.test` only.
-    static func tlsForOtherHost() async throws -> WebSocketInteropServer { try await otherHostServer.value }
-
-    private static let plainServer = Task {
-        WebSocketInteropServer(peer: try await PythonPeer.start(script: script), usesTLS: false)
-    }
-
-    private static let tlsServer = Task {
-        let certificate = try await ThrowawayCertificateAuthority.shared().loopbackServer
-        return WebSocketInteropServer(
-            peer: try await PythonPeer.start(script: script, arguments: ["--tls", certificate.certificateFile, certificate.keyFile]),
-            usesTLS: true
-        )
-    }
-
-    private static let otherHostServer = Task {
-        let certificate = try await ThrowawayCertificateAuthority.shared().otherHostServer
-        return WebSocketInteropServer(
-            peer: try await PythonPeer.start(script: script, arguments: ["--tls", certificate.certificateFile, certificate.keyFile]),
-            usesTLS: true
-        )
+    static func tlsForOtherHost() async throws -> WebSocketInteropServer {
+        WebSocketInteropServer(peer: try await peers.peer(.tlsForOtherHost), usesTLS: true)
     }
 
     /// `path` on this server with a fresh `test=<uuid>` query item appended (`path` may have a query).
