@@ -185,7 +185,7 @@ import Testing
     @Test func matchesThePlainArraysItReplaced() {
         var history = PriceHistory()
         var model: [(second: Double, price: ExactDecimal)] = []
-        var random = SplitMix(seed: 18)
+        var random = SplitMix64(seed: 18)
         var second = 0.0
         var units: Int64 = 15_000_000_000
         for step in 0..<6_000 {
@@ -221,19 +221,5 @@ import Testing
                 #expect(history.range == prices.min().flatMap { low in prices.max().map { low...$0 } }, "step \(step)")
             }
         }
-    }
-}
-
-/// splitmix64, so the mixed test sees the same sequence on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }
