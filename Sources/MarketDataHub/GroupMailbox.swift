@@ -26,14 +26,9 @@ final class GroupMailbox: Sendable {
     /// The symbols the group asks the hub for.
     var symbols: Set<String> { roster.withLock { $0.symbols } }
 
-    /// See `GroupRoster.add`; called on the hub.
-    func add(_ member: MarketFeedGroupMember, to symbols: Set<String>) -> Set<String> {
-        roster.withLock { $0.add(member, to: symbols) }
-    }
-
-    /// See `GroupRoster.remove`; called on the hub.
-    func remove(_ member: MarketFeedGroupMember, from symbols: Set<String>) -> Set<String> {
-        roster.withLock { $0.remove(member, from: symbols) }
+    /// See `GroupRoster.setSymbols`; called on the hub.
+    func setSymbols(_ symbols: Set<String>, of member: MarketFeedGroupMember) -> GroupRoster<MarketFeedGroupMember>.Change {
+        roster.withLock { $0.setSymbols(symbols, of: member) }
     }
 
     /// `update` goes to `member` alone, on the group's next wake-up.

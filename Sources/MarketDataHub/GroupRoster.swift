@@ -8,41 +8,58 @@ struct GroupRoster<Member: AnyObject & Sendable>: Sendable {
     /// Per symbol, its members in the order they joined. An array, not a set: a batch walks it, and a
     /// member costs one reference here (a set's hash table would cost several times that).
     private(set) var followers: [String: [Member]] = [:]
+    /// Per member, what it follows: the reverse of `followers`, kept here rather than in the member (a
+    /// lock of its own, for a value only the hub touches, cost a thousand one-symbol members 112 bytes
+    /// each in three allocations).
+    private var followed: [ObjectIdentifier: FollowedSymbols] = [:]
+
+    /// What a change of one member's symbols means for the group.
+    struct Change: Equatable {
+        /// Symbols the member follows now and did not before.
+        var added: Set<String> = []
+        /// Of those, the ones no member followed before: the group must now ask the hub for them.
+        var newToGroup: Set<String> = []
+        /// Symbols the member no longer follows that no member follows any more: the group drops them.
+        var goneFromGroup: Set<String> = []
+
+        /// The added symbols the group already followed: their values are in the hub's cache, owed to
+        /// this member alone.
+        var alreadyFollowed: Set<String> { added.subtracting(newToGroup) }
+        var changesGroup: Bool { !newToGroup.isEmpty || !goneFromGroup.isEmpty }
+    }
 
     /// The symbols at least one member follows: what the group asks of the hub.
     var symbols: Set<String> { Set(followers.keys) }
 
     func followers(of symbol: String) -> [Member] { followers[symbol] ?? [] }
 
-    /// Adds `member` to each of `symbols` it does not follow yet; returns the symbols no member followed
-    /// before, which the group must now ask the hub for.
-    mutating func add(_ member: Member, to symbols: some Sequence<String>) -> Set<String> {
-        var new = Set<String>()
-        for symbol in symbols {
-            if let index = followers.index(forKey: symbol) {
-                guard !followers.values[index].contains(where: { $0 === member }) else { continue }
-                followers.values[index].append(member)
-            } else {
-                followers[symbol] = [member]
-                new.insert(symbol)
-            }
-        }
-        return new
+    func symbols(of member: Member) -> Set<String> {
+        followed[ObjectIdentifier(member)]?.set ?? []
     }
 
-    /// Takes `member` off each of `symbols`; returns the symbols it was the last member of, which the
-    /// group no longer needs from the hub.
-    mutating func remove(_ member: Member, from symbols: some Sequence<String>) -> Set<String> {
-        var gone = Set<String>()
-        for symbol in symbols {
+    /// `member` follows exactly `symbols` from now on (none: it has left).
+    mutating func setSymbols(_ symbols: Set<String>, of member: Member) -> Change {
+        let id = ObjectIdentifier(member)
+        let old = followed[id]?.set ?? []
+        var change = Change(added: symbols.subtracting(old))
+        for symbol in old.subtracting(symbols) {
             guard let index = followers.index(forKey: symbol) else { continue }
             followers.values[index].removeAll { $0 === member }
             if followers.values[index].isEmpty {
                 followers.remove(at: index)
-                gone.insert(symbol)
+                change.goneFromGroup.insert(symbol)
             }
         }
-        return gone
+        for symbol in change.added {
+            if let index = followers.index(forKey: symbol) {
+                followers.values[index].append(member)
+            } else {
+                followers[symbol] = [member]
+                change.newToGroup.insert(symbol)
+            }
+        }
+        followed[id] = symbols.isEmpty ? nil : FollowedSymbols(symbols)
+        return change
     }
 
     /// Everyone, for a group that ends.
@@ -50,6 +67,28 @@ struct GroupRoster<Member: AnyObject & Sendable>: Sendable {
         var seen = Set<ObjectIdentifier>()
         let all = followers.values.joined().filter { seen.insert(ObjectIdentifier($0)).inserted }
         followers = [:]
+        followed = [:]
         return all
+    }
+}
+
+/// A member's symbols without an array's allocation for the common case of one.
+private enum FollowedSymbols {
+    case one(String)
+    case many([String])
+
+    init(_ symbols: Set<String>) {
+        if symbols.count == 1, let only = symbols.first {
+            self = .one(only)
+        } else {
+            self = .many(Array(symbols))
+        }
+    }
+
+    var set: Set<String> {
+        switch self {
+        case .one(let symbol): [symbol]
+        case .many(let symbols): Set(symbols)
+        }
     }
 }

@@ -100,35 +100,31 @@ public actor MarketDataHub: MarketFeed {
 
     // MARK: Group members
 
-    func join(_ member: MarketFeedGroupMember) {
+    func join(_ member: MarketFeedGroupMember, symbols: Set<String>) {
         let group = member.group
         guard groups[group.id] === group, member.isActive else {
             member.deactivate()
             return
         }
-        let symbols = member.symbols
-        let new = group.add(member, to: symbols)
-        owe(member, symbols.subtracting(new))
-        if !new.isEmpty { run(machine.setSymbols(group.symbols, for: group.id)) }
+        setSymbols(symbols, of: member, in: group)
     }
 
     func setSymbols(_ symbols: Set<String>, of member: MarketFeedGroupMember) {
         let group = member.group
         guard groups[group.id] === group, member.isActive else { return }
-        let old = member.symbols
-        member.symbols = symbols
-        let dropped = group.remove(member, from: old.subtracting(symbols))
-        let added = symbols.subtracting(old)
-        let new = group.add(member, to: added)
-        owe(member, added.subtracting(new))
-        if !dropped.isEmpty || !new.isEmpty { run(machine.setSymbols(group.symbols, for: group.id)) }
+        setSymbols(symbols, of: member, in: group)
     }
 
     func leave(_ member: MarketFeedGroupMember) {
         let group = member.group
         guard groups[group.id] === group else { return }
-        let dropped = group.remove(member, from: member.symbols)
-        if !dropped.isEmpty { run(machine.setSymbols(group.symbols, for: group.id)) }
+        setSymbols([], of: member, in: group)
+    }
+
+    private func setSymbols(_ symbols: Set<String>, of member: MarketFeedGroupMember, in group: GroupMailbox) {
+        let change = group.setSymbols(symbols, of: member)
+        owe(member, change.alreadyFollowed)
+        if change.changesGroup { run(machine.setSymbols(group.symbols, for: group.id)) }
     }
 
     /// A member that joins symbols its group already follows gets their cached values on its own; the

@@ -38,8 +38,8 @@ public final class MarketFeedGroup: MarketUpdateSource {
         symbols: Set<String>,
         receive: @escaping @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void
     ) async -> MarketFeedGroupMember {
-        let member = MarketFeedGroupMember(group: group, symbols: symbols, receive: receive)
-        await group.hub.join(member)
+        let member = MarketFeedGroupMember(group: group, receive: receive)
+        await group.hub.join(member, symbols: symbols)
         return member
     }
 

@@ -1,8 +1,7 @@
 import Domain
-import Locking
 import Synchronization
 
-/// One member of a `MarketFeedGroup`: the symbols it follows and what it is called with.
+/// One member of a `MarketFeedGroup`: what it is called with. What it follows is in the group's roster.
 ///
 /// A member stays until `leave()` or the end of its group: the group holds it, so dropping this handle
 /// ends nothing. Small on purpose (104 bytes for one symbol, with its handler's context and its place in
@@ -12,13 +11,10 @@ public final class MarketFeedGroupMember: Sendable {
     private let handler: @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void
     /// Read on every call of the fan-out, so a flag rather than a lock.
     private let active = Atomic<Bool>(true)
-    /// Changed only on the hub; the lock is for `Sendable`, and is never contended.
-    private let followed: Locked<FollowedSymbols>
 
-    init(group: GroupMailbox, symbols: Set<String>, receive: @escaping @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void) {
+    init(group: GroupMailbox, receive: @escaping @Sendable (QuoteKey, Result<CommonQuote, BrokerError>) -> Void) {
         self.group = group
         handler = receive
-        followed = Locked(FollowedSymbols(symbols))
     }
 
     /// Replaces the symbols followed; newly followed ones start with the values the hub has.
@@ -34,11 +30,6 @@ public final class MarketFeedGroupMember: Sendable {
 
     var isActive: Bool { active.load(ordering: .relaxed) }
 
-    var symbols: Set<String> {
-        get { followed.withLock { $0.set } }
-        set { followed.withLock { $0 = FollowedSymbols(newValue) } }
-    }
-
     func deactivate() {
         active.store(false, ordering: .relaxed)
     }
@@ -52,26 +43,5 @@ public final class MarketFeedGroupMember: Sendable {
     func deliver(_ update: MarketUpdate) {
         for (key, failure) in update.failures { receive(key, .failure(failure)) }
         for (key, quote) in update.quotes { receive(key, .success(quote)) }
-    }
-}
-
-/// A member's symbols without an array's allocation for the common case of one.
-private enum FollowedSymbols {
-    case one(String)
-    case many([String])
-
-    init(_ symbols: Set<String>) {
-        if symbols.count == 1, let only = symbols.first {
-            self = .one(only)
-        } else {
-            self = .many(Array(symbols))
-        }
-    }
-
-    var set: Set<String> {
-        switch self {
-        case .one(let symbol): [symbol]
-        case .many(let symbols): Set(symbols)
-        }
     }
 }
