@@ -19,6 +19,11 @@ public actor MarketDataHub: MarketFeed {
     /// Brokers that answer requests, for snapshots (`refresh`); their answers take the same path as
     /// streamed quotes.
     private let snapshotSources: [any QuoteService]
+    /// Per snapshot source (same index): what is asked and waiting, and the request under way with the
+    /// number that tells its answer from a cancelled one's.
+    private var snapshotQueues: [SnapshotQueue]
+    private var snapshotRequests: [Int: (number: Int, task: Task<Void, Never>)] = [:]
+    private var nextSnapshotRequest = 0
     private let brokerIndex: [String: Int]
     private let clock: any Clock<Duration>
     /// Time on `clock` since the hub was made: how the machine tells a session that died young.
@@ -41,6 +46,7 @@ public actor MarketDataHub: MarketFeed {
         clock: any Clock<Duration> = ContinuousClock(), backoff: BackoffPolicy = BackoffPolicy(), randomSeed: UInt64 = 0
     ) {
         self.snapshotSources = snapshotSources
+        snapshotQueues = Array(repeating: SnapshotQueue(), count: snapshotSources.count)
         let ids = services.map(\.branding.id)
         precondition(Set(ids).count == ids.count, "MarketDataHub: duplicate broker ids in \(ids)")
         brokerList = services.map(\.branding)
@@ -84,6 +90,9 @@ public actor MarketDataHub: MarketFeed {
 
     public func shutdown() async {
         let open = Array(connections.values)
+        for request in snapshotRequests.values { request.task.cancel() }
+        snapshotRequests = [:]
+        for index in snapshotQueues.indices { snapshotQueues[index].clear() }
         run(machine.shutdown())
         for connection in open { await connection.waitUntilClosed() }
     }
@@ -170,28 +179,42 @@ public actor MarketDataHub: MarketFeed {
     }
 
     /// Every source is asked at once; each answer is handed in as it comes, so a slow or failing broker
-    /// neither delays nor hides the others.
+    /// neither delays nor hides the others. A source still answering an earlier refresh gets these
+    /// symbols when it is done (`SnapshotQueue`).
     public func refresh(_ symbols: Set<String>) {
-        guard !symbols.isEmpty else { return }
-        let asked = symbols.sorted()
-        for source in snapshotSources {
-            Task { [weak self] in
-                var results: [String: Result<CommonQuote, BrokerError>] = [:]
-                do throws(BrokerError) {
-                    let answered = try await source.quotes(for: asked)
-                    for symbol in asked { results[symbol] = answered[symbol] }
-                } catch {
-                    for symbol in asked { results[symbol] = .failure(error) }
-                }
-                await self?.snapshotArrived(results, from: source.branding.id)
-            }
+        for index in snapshotSources.indices {
+            if let now = snapshotQueues[index].ask(symbols) { requestSnapshot(now, from: index) }
         }
     }
 
-    private func snapshotArrived(_ results: [String: Result<CommonQuote, BrokerError>], from broker: String) {
-        machine.snapshotReceived(results, from: broker, into: &actionBuffer)
+    private func requestSnapshot(_ symbols: Set<String>, from index: Int) {
+        let source = snapshotSources[index]
+        let asked = symbols.sorted()
+        let number = nextSnapshotRequest
+        nextSnapshotRequest += 1
+        let task = Task { [weak self] in
+            var results: [String: Result<CommonQuote, BrokerError>] = [:]
+            do throws(BrokerError) {
+                let answered = try await source.quotes(for: asked)
+                for symbol in asked { results[symbol] = answered[symbol] }
+            } catch {
+                for symbol in asked { results[symbol] = .failure(error) }
+            }
+            await self?.snapshotArrived(results, from: index, request: number)
+        }
+        snapshotRequests[index] = (number, task)
+    }
+
+    private func snapshotArrived(_ results: [String: Result<CommonQuote, BrokerError>], from index: Int, request number: Int) {
+        // A request cancelled by `shutdown` answers too, after its queue was cleared.
+        guard snapshotRequests[index]?.number == number else { return }
+        snapshotRequests[index] = nil
+        machine.snapshotReceived(results, from: snapshotSources[index].branding.id, into: &actionBuffer)
         run(actionBuffer)
         actionBuffer.removeAll(keepingCapacity: true)
+        if let next = snapshotQueues[index].finished(following: { machine.demand(for: $0) > 0 }) {
+            requestSnapshot(next, from: index)
+        }
     }
 
     private func ended(_ id: UpstreamID, error: BrokerError?) {

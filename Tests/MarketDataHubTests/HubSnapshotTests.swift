@@ -77,6 +77,35 @@ import Testing
         await subscription.cancel()
         await hub.shutdown()
     }
+
+    @Test func aSourceAnswersOneRefreshAtATimeAndIsNotAskedForSymbolsNoLongerFollowed() async throws {
+        let source = HeldSource(branding: ServiceBranding(id: "alpha", name: "Alpha", glyph: "a", color: .cyan))
+        let alpha = FakeStreamingBroker(id: "alpha")
+        let hub = MarketDataHub(services: [alpha.service], snapshotSources: [source], clock: ManualClock())
+        let subscription = await hub.subscribe(symbols: ["AAPL", "MSFT", "NVDA", "A0001"])
+        await hub.refresh(["AAPL"])
+        let first = try await withTimeout("the first request") { await source.nextCall() }
+        // Asked while the first is held (behind a rate limit, say): they wait, and A0001 goes meanwhile.
+        await hub.refresh(["MSFT"])
+        await hub.refresh(["A0001", "NVDA"])
+        await subscription.setSymbols(["AAPL", "MSFT", "NVDA"])
+        first.answer.open()
+        let second = try await withTimeout("the second request") { await source.nextCall() }
+        second.answer.open()
+        #expect(first.symbols == ["AAPL"])
+        #expect(second.symbols == ["MSFT", "NVDA"], "one request for what waited, without the symbol removed")
+        let answered = try await withTimeout("both answers") { () async -> MarketUpdate? in
+            var view = MarketUpdate()
+            for await batch in subscription.updates {
+                view.quotes.merge(batch.quotes) { $1 }
+                if view.quotes.count == 3 { return view }
+            }
+            return nil
+        }
+        #expect(Set(answered.quotes.keys.map(\.symbol)) == ["AAPL", "MSFT", "NVDA"])
+        await subscription.cancel()
+        await hub.shutdown()
+    }
 }
 
 /// A quote service answering from a table, optionally held until a gate opens.
@@ -118,5 +147,37 @@ final class SourceGate: Sendable {
             return state.waiters
         }
         waiters.forEach { $0.resume() }
+    }
+}
+
+/// A quote service that hands each call to the test (`nextCall`) and answers it once the test opens
+/// that call's gate.
+final class HeldSource: QuoteService {
+    struct Call: Sendable {
+        let symbols: [String]
+        let answer: SourceGate
+    }
+
+    let branding: ServiceBranding
+    private let calls: AsyncStream<Call>
+    private let made: AsyncStream<Call>.Continuation
+
+    init(branding: ServiceBranding) {
+        self.branding = branding
+        (calls, made) = AsyncStream.makeStream()
+    }
+
+    func nextCall() async -> Call? {
+        for await call in calls { return call }
+        return nil
+    }
+
+    func quotes(for symbols: [String]) async throws(BrokerError) -> [String: Result<CommonQuote, BrokerError>] {
+        let answer = SourceGate()
+        made.yield(Call(symbols: symbols, answer: answer))
+        await answer.wait()
+        return Dictionary(uniqueKeysWithValues: symbols.map {
+            ($0, .success(CommonQuote(symbol: $0, last: 10, timestamp: Date(timeIntervalSince1970: 1_700_000_000))))
+        })
     }
 }
