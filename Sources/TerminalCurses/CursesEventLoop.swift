@@ -63,6 +63,12 @@ final class CursesEventLoop {
                 continue
             }
 
+            if ownsTerminal, let fraction = schedule.finalFraction(at: clock.now) {
+                // Under a millisecond: input that comes meanwhile waits at most that long.
+                Self.sleep(fraction)
+                continue
+            }
+
             var fds = [
                 pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalReadEnd, events: Int16(POLLIN), revents: 0),
@@ -101,6 +107,12 @@ final class CursesEventLoop {
     }
 
     private static let backgroundRecheckMilliseconds: Int32 = 500
+
+    private static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        _ = nanosleep(&request, nil)
+    }
 
     /// False while the process runs in the background (continued with `bg`, or kill -STOP / -CONT, which
     /// leaves a job in the background): the terminal is not touched until we are in the foreground.

@@ -46,14 +46,22 @@ struct FrameSchedule: Sendable {
         needsDisplay = false
     }
 
-    /// The poll(2) timeout in milliseconds, rounded up so the loop never wakes just before the frame
-    /// is due and spins; -1 waits for events only.
+    /// The poll(2) timeout in whole milliseconds, rounded down; -1 waits for events only. Rounding up
+    /// would draw up to a millisecond late on every frame (a 33.3 ms cap drew every 34 ms): the loop
+    /// sleeps the last fraction instead (`finalFraction`).
     func pollTimeout(at now: Instant) -> Int32 {
         if isDue(at: now) { return 0 }
         guard let next = nextFrame else { return -1 }
-        let remaining = now.duration(to: next)
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        let (seconds, attoseconds) = now.duration(to: next).components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         return Int32(clamping: max(0, milliseconds))
+    }
+
+    /// What is left before the next frame when it is under a millisecond (poll(2) cannot wait for it),
+    /// else nil.
+    func finalFraction(at now: Instant) -> Duration? {
+        guard !isDue(at: now), let next = nextFrame else { return nil }
+        let left = now.duration(to: next)
+        return left < .milliseconds(1) ? left : nil
     }
 }

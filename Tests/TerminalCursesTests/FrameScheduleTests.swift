@@ -28,10 +28,24 @@ import Testing
         #expect(schedule.isDue(at: start + .milliseconds(500)))
     }
 
-    @Test func timeoutsRoundUpSoTheLoopNeverWakesEarly() {
+    @Test func timeoutsRoundDownAndTheLastFractionIsSleptApart() {
         var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
         schedule.didDraw(at: start)
-        #expect(schedule.pollTimeout(at: start + .microseconds(100_500)) == 400)
+        #expect(schedule.pollTimeout(at: start + .microseconds(100_500)) == 399)
+        #expect(schedule.finalFraction(at: start + .microseconds(100_500)) == nil, "poll(2) can wait for most of it")
+        #expect(schedule.pollTimeout(at: start + .microseconds(499_400)) == 0)
+        #expect(schedule.finalFraction(at: start + .microseconds(499_400)) == .microseconds(600))
+        #expect(schedule.finalFraction(at: start + .milliseconds(500)) == nil, "due: nothing to wait for")
+    }
+
+    @Test func aCappedFrameIsNotRoundedToTheNextMillisecond() throws {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        schedule.setNeedsDisplay()
+        // 33.333 ms: 33 in poll(2), then the last third of a millisecond.
+        #expect(schedule.pollTimeout(at: start) == 33)
+        let fraction = try #require(schedule.finalFraction(at: start + .milliseconds(33)))
+        #expect(fraction > .microseconds(333) && fraction < .microseconds(334))
     }
 
     @Test func noIdleIntervalWaitsForEvents() {
