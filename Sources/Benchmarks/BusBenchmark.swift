@@ -251,7 +251,6 @@ struct BusBenchmark: Sendable {
                 // take one of the two cores from the leader.
                 case .dropped: MonotonicTime.sleep(until: MonotonicTime.now() + 20_000)
                 case .terminated: return nil
-                @unknown default: return nil
                 }
             }
             symbolIndex = symbolIndex + 1 == names.count ? 0 : symbolIndex + 1

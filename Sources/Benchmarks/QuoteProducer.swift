@@ -79,8 +79,6 @@ enum QuoteProducer {
                     if MonotonicTime.now() >= end { return false }
                 case .terminated:
                     return false
-                @unknown default:
-                    return false
                 }
             }
         }

@@ -18,7 +18,7 @@ public enum QuoteEvent: Sendable, Hashable {
 /// One upstream connection to a broker. The hub owns it: it subscribes and unsubscribes as demand
 /// changes, and reads `events` until the stream finishes (dropped) or throws (failed).
 public protocol QuoteStreamSession: Sendable {
-    var events: AsyncThrowingStream<QuoteEvent, any Error> { get }
+    var events: QuoteEvents { get }
     func subscribe(_ symbols: Set<String>) async
     func unsubscribe(_ symbols: Set<String>) async
     func close() async

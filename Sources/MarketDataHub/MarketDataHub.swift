@@ -152,12 +152,17 @@ public actor MarketDataHub: MarketFeed {
         run(machine.upstreamOpened(id, at: elapsed()))
     }
 
-    /// Every event of one session, read on the hub: `for await` here resumes on the hub's executor,
-    /// so a quote costs one wake-up of the hub rather than a reader task's and then the hub's.
-    private func read(_ events: AsyncThrowingStream<QuoteEvent, any Error>, from id: UpstreamID) async {
+    /// Every event of one session, read on the hub: the wait resumes on the hub's executor, so a batch
+    /// costs one wake-up of the hub rather than a reader task's and then the hub's, and everything that
+    /// arrived meanwhile is taken in one batch and handed to the machine before its actions run.
+    private func read(_ events: QuoteEvents, from id: UpstreamID) async {
         let end: BrokerError?
         do {
-            for try await event in events { received(event, from: id) }
+            while let batch = try await events.nextBatch() {
+                for event in batch { machine.upstreamReceived(event, from: id, into: &actionBuffer) }
+                run(actionBuffer)
+                actionBuffer.removeAll(keepingCapacity: true)
+            }
             end = nil
         } catch let error as BrokerError {
             end = error
@@ -170,12 +175,6 @@ public actor MarketDataHub: MarketFeed {
 
     private func openFailed(_ id: UpstreamID, error: BrokerError) {
         run(machine.upstreamOpenFailed(id, error: error))
-    }
-
-    private func received(_ event: QuoteEvent, from id: UpstreamID) {
-        machine.upstreamReceived(event, from: id, into: &actionBuffer)
-        run(actionBuffer)
-        actionBuffer.removeAll(keepingCapacity: true)
     }
 
     /// Every source is asked at once; each answer is handed in as it comes, so a slow or failing broker

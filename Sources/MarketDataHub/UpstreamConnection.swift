@@ -20,7 +20,7 @@ final class UpstreamConnection: Sendable {
     init(
         id: HubStateMachine.UpstreamID,
         session: any QuoteStreamSession,
-        read: @escaping @Sendable (AsyncThrowingStream<QuoteEvent, any Error>) async -> Void
+        read: @escaping @Sendable (QuoteEvents) async -> Void
     ) {
         self.id = id
         let (stream, commands) = AsyncStream<Command>.makeStream()

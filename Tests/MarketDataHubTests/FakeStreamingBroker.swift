@@ -9,14 +9,14 @@ final class FakeQuoteSession: QuoteStreamSession {
         case close
     }
 
-    let events: AsyncThrowingStream<QuoteEvent, any Error>
-    private let feed: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+    let events: QuoteEvents
+    private let feed: QuoteEvents.Continuation
     private let calls: AsyncStream<Call>
     private let callLog: AsyncStream<Call>.Continuation
     private let recorded = Locked<[Call]>([])
 
     init() {
-        (events, feed) = AsyncThrowingStream.makeStream()
+        (events, feed) = QuoteEvents.makeStream()
         (calls, callLog) = AsyncStream.makeStream()
     }
 

@@ -47,11 +47,11 @@ enum DemoQuoteStreamSession {
     /// are yielded under the lock so subscribe's immediate quotes and tick quotes keep their order.
     final class Connection: DrivenQuoteStreamConnection {
         private let state: Locked<DemoStreamState>
-        private let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+        private let continuation: QuoteEvents.Continuation
         private let now: @Sendable () -> Date
 
         init(
-            state: DemoStreamState, continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation,
+            state: DemoStreamState, continuation: QuoteEvents.Continuation,
             now: @escaping @Sendable () -> Date
         ) {
             self.state = Locked(state)

@@ -56,9 +56,9 @@ enum PollingQuoteStreamSession {
     final class Connection: DrivenQuoteStreamConnection {
         let wake = WakeSignal()
         private let state: Locked<PollingState>
-        private let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+        private let continuation: QuoteEvents.Continuation
 
-        init(state: PollingState, continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation) {
+        init(state: PollingState, continuation: QuoteEvents.Continuation) {
             self.state = Locked(state)
             self.continuation = continuation
         }

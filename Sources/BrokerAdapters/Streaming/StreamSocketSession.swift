@@ -14,7 +14,7 @@ import Networking
 /// Whatever ends the `events` stream (a failure the machine reports, the connection ending, `close()`,
 /// or the hub dropping the stream) also closes the WebSocket, through the stream's termination handler.
 final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSession {
-    let events: AsyncThrowingStream<QuoteEvent, any Error>
+    let events: QuoteEvents
     private let core: Core
     private let reader: Task<Void, Never>
     private let writer: Task<Void, Never>
@@ -23,7 +23,7 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
     static var defaultWriteFailureGrace: Duration { .seconds(2) }
 
     init(connection: any WebSocketConnection, machine: Machine, writeFailureGrace: Duration = defaultWriteFailureGrace) {
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, throwing: (any Error).self)
+        let (events, continuation) = QuoteEvents.makeStream()
         let (outbox, outboxContinuation) = AsyncStream.makeStream(of: Outgoing.self)
         continuation.onTermination = { _ in
             outboxContinuation.yield(.close)
@@ -112,11 +112,11 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
         }
 
         private let state: Locked<State>
-        private let events: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+        private let events: QuoteEvents.Continuation
         private let outbox: AsyncStream<Outgoing>.Continuation
 
         init(
-            machine: Machine, events: AsyncThrowingStream<QuoteEvent, any Error>.Continuation,
+            machine: Machine, events: QuoteEvents.Continuation,
             outbox: AsyncStream<Outgoing>.Continuation
         ) {
             self.state = Locked(State(machine: machine))

@@ -13,17 +13,17 @@ protocol DrivenQuoteStreamConnection: Sendable {
 /// dropped), `close` and the session's release all stop the task; `close` returns once it has stopped,
 /// so nothing is yielded or requested after it returns.
 final class DrivenQuoteStreamSession<Connection: DrivenQuoteStreamConnection>: QuoteStreamSession {
-    let events: AsyncThrowingStream<QuoteEvent, any Error>
+    let events: QuoteEvents
     private let connection: Connection
     private let driver: Task<Void, Never>
 
     /// `connect` makes the connection over the stream's continuation; `drive` then runs in the task until
     /// the stream is over or the task is cancelled.
     init(
-        connect: (AsyncThrowingStream<QuoteEvent, any Error>.Continuation) -> Connection,
+        connect: (QuoteEvents.Continuation) -> Connection,
         drive: @escaping @Sendable (Connection) async -> Void
     ) {
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, throwing: (any Error).self)
+        let (events, continuation) = QuoteEvents.makeStream()
         let connection = connect(continuation)
         let driver = Task { await drive(connection) }
         continuation.onTermination = { _ in driver.cancel() }

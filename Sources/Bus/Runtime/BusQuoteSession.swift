@@ -19,8 +19,8 @@ import Networking
 /// them; no ack is awaited, so a quote costs one enqueue); lease writes wait for JetStream's answer,
 /// which is what makes them safe.
 actor BusQuoteSession: QuoteStreamSession {
-    nonisolated let events: AsyncThrowingStream<QuoteEvent, any Error>
-    private let output: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+    nonisolated let events: QuoteEvents
+    private let output: QuoteEvents.Continuation
     private let broker: String
     private let keyValue: NATSKeyValue
     private let settings: BusSettings
@@ -74,7 +74,7 @@ actor BusQuoteSession: QuoteStreamSession {
     }
 
     private init(broker: String, keyValue: NATSKeyValue, settings: BusSettings, upstream: AnyStreamingQuoteService?, routes: BusRouteBoard) {
-        (events, output) = AsyncThrowingStream.makeStream(of: QuoteEvent.self, bufferingPolicy: .bufferingNewest(65_536))
+        (events, output) = QuoteEvents.makeStream(bufferingPolicy: .bufferingNewest(65_536))
         self.broker = broker
         self.keyValue = keyValue
         self.settings = settings

@@ -8,7 +8,7 @@ import Testing
 /// iterator at points where the loop is known to have produced them (it sleeps on the clock again, or
 /// the stream ended), so reads never wait on timing; the time limit only guards against a broken loop.
 @Suite(.timeLimit(.minutes(1))) struct PollingQuoteStreamTests {
-    typealias Iterator = AsyncThrowingStream<QuoteEvent, any Error>.Iterator
+    typealias Iterator = QuoteEvents.AsyncIterator
 
     func settings(
         interval: Duration = .seconds(10), requestsPerMinute: Int = 600, maxSymbolsPerRequest: Int = 10, burst: Int = 10

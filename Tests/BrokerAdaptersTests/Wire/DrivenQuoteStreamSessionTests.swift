@@ -7,9 +7,9 @@ import Testing
     /// Records what the session forwards and when its driver stopped.
     final class Recorder: DrivenQuoteStreamConnection {
         private let log = Locked<[String]>([])
-        let continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation
+        let continuation: QuoteEvents.Continuation
 
-        init(_ continuation: AsyncThrowingStream<QuoteEvent, any Error>.Continuation) { self.continuation = continuation }
+        init(_ continuation: QuoteEvents.Continuation) { self.continuation = continuation }
 
         var calls: [String] { log.withLock { $0 } }
         func record(_ call: String) { log.withLock { $0.append(call) } }

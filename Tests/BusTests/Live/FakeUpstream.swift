@@ -7,7 +7,7 @@ final class FakeUpstream: Sendable {
     private struct State {
         var opened = 0
         var subscribed: Set<String> = []
-        var current: AsyncThrowingStream<QuoteEvent, any Error>.Continuation?
+        var current: QuoteEvents.Continuation?
     }
 
     let branding = ServiceBranding(id: "fakebroker", name: "Fake Broker", glyph: "F", color: .blue)
@@ -42,7 +42,7 @@ final class FakeUpstream: Sendable {
 
     private func open() throws(BrokerError) -> any QuoteStreamSession {
         if failsToOpen { throw .unauthorized(hint: "check FAKE_KEY") }
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: QuoteEvent.self)
+        let (events, continuation) = QuoteEvents.makeStream()
         state.withLock { state in
             state.opened += 1
             state.subscribed = []
@@ -69,7 +69,7 @@ final class FakeUpstream: Sendable {
     }
 
     private struct Session: QuoteStreamSession {
-        let events: AsyncThrowingStream<QuoteEvent, any Error>
+        let events: QuoteEvents
         let owner: FakeUpstream
 
         func subscribe(_ symbols: Set<String>) async { owner.subscribe(symbols) }
