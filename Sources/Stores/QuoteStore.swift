@@ -10,8 +10,10 @@ public struct QuoteStore: Sendable {
     /// must stay small (copying it on the next write is the price of that snapshot).
     public private(set) var latest: [QuoteEntry] = []
     private var places: [QuoteKey: Int] = [:]
-    /// Apart from `latest`, so that a snapshot of `latest` never shares (and forces a copy of) 4 KB histories.
-    private var histories: [QuoteKey: PriceHistory] = [:]
+    /// Each entry's price history, at the same index as in `latest`: apart from it, so that a snapshot of
+    /// `latest` never shares (and forces a copy of) 4 KB histories, and indexed rather than hashed because
+    /// every quote records one.
+    private var histories: [PriceHistory] = []
     /// Each entry's sparkline digest (`SparklineSeries`), at the same index as in `latest`: the table reads
     /// one per row on every frame, so it is indexed like the entries rather than hashed like the histories.
     public private(set) var sparklines: [SparklineSeries] = []
@@ -44,11 +46,11 @@ public struct QuoteStore: Sendable {
         switch result {
         case .success(let quote):
             let index = place(for: key)
-            if let backfill, histories[key] == nil {
+            if let backfill, histories[index].count == 0 {
                 fill(key, at: index, with: backfill, before: receivedAt, leadingTo: quote.last)
             }
             Self.record(quote, receivedAt: receivedAt, into: &latest[index])
-            histories[key, default: PriceHistory()].record(quote.last, at: receivedAt)
+            histories[index].record(quote.last, at: receivedAt)
             sparklines[index].record(quote.last, at: receivedAt)
         case .failure(let error):
             latest[place(for: key)].error = error
@@ -58,12 +60,10 @@ public struct QuoteStore: Sendable {
     /// Records the backfill's points through the same paths as live prices, so the history and sparkline
     /// grow, and take memory, exactly as 30 minutes of quotes would have made them.
     private mutating func fill(_ key: QuoteKey, at index: Int, with backfill: HistoryBackfill, before end: Date, leadingTo price: ExactDecimal) {
-        var history = PriceHistory()
         for point in backfill.points(before: end, leadingTo: price, seed: HistoryBackfill.seed(for: key)) {
-            history.record(point.price, at: point.time)
+            histories[index].record(point.price, at: point.time)
             sparklines[index].record(point.price, at: point.time)
         }
-        histories[key] = history
     }
 
     private static func record(_ quote: CommonQuote, receivedAt: Date, into entry: inout QuoteEntry) {
@@ -91,6 +91,7 @@ public struct QuoteStore: Sendable {
     public mutating func place(for key: QuoteKey) -> Int {
         if let index = places[key] { return index }
         latest.append(QuoteEntry())
+        histories.append(PriceHistory())
         sparklines.append(SparklineSeries(window: sparklineWindow))
         places[key] = latest.count - 1
         return latest.count - 1
@@ -102,21 +103,22 @@ public struct QuoteStore: Sendable {
 
     /// The key's recent prices, for charts.
     public func history(for key: QuoteKey) -> PriceHistory? {
-        histories[key]
+        places[key].map { histories[$0] }.flatMap { $0.count == 0 ? nil : $0 }
     }
 
     /// Forgets every entry whose symbol is not in `symbols`; the indexes of the rest change.
     public mutating func keepOnly(_ symbols: Set<String>) {
         var kept: [QuoteEntry] = []
+        var keptHistories: [PriceHistory] = []
         var keptSparklines: [SparklineSeries] = []
         var keptPlaces: [QuoteKey: Int] = [:]
         for (key, index) in places where symbols.contains(key.symbol) {
             keptPlaces[key] = kept.count
             kept.append(latest[index])
+            keptHistories.append(histories[index])
             keptSparklines.append(sparklines[index])
         }
-        (latest, sparklines, places) = (kept, keptSparklines, keptPlaces)
-        histories = histories.filter { symbols.contains($0.key.symbol) }
+        (latest, histories, sparklines, places) = (kept, keptHistories, keptSparklines, keptPlaces)
     }
 
     public var count: Int { places.count }

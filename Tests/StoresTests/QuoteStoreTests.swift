@@ -113,4 +113,26 @@ import Stores
         #expect(store.entry(for: msft) != nil)
         #expect(store.count == 1)
     }
+
+    @Test func eachKeyKeepsItsOwnHistoryThroughKeepOnly() {
+        var store = QuoteStore()
+        for (second, price) in [(0, 190), (1, 191)] {
+            store.apply(MarketUpdate(quotes: [aapl: quote("AAPL", ExactDecimal(price)), msft: quote("MSFT", ExactDecimal(price + 220))]),
+                        receivedAt: t0.addingTimeInterval(Double(second)))
+        }
+        store.keepOnly(["MSFT"])
+        #expect(store.history(for: msft)?.points(since: .distantPast).map(\.price) == [410, 411])
+        #expect(store.history(for: aapl) == nil)
+        // Shown again, the symbol starts without its old prices.
+        store.apply(MarketUpdate(quotes: [aapl: quote("AAPL", 200)]), receivedAt: t0.addingTimeInterval(2))
+        #expect(store.history(for: aapl)?.points(since: .distantPast).map(\.price) == [200])
+        #expect(store.history(for: msft)?.count == 2)
+    }
+
+    @Test func aKeyWithOnlyAFailureHasNoHistory() {
+        var store = QuoteStore()
+        store.apply(MarketUpdate(failures: [aapl: .server(status: 500)]), receivedAt: t0)
+        #expect(store.entry(for: aapl) != nil)
+        #expect(store.history(for: aapl) == nil)
+    }
 }
