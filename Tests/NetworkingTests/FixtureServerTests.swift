@@ -59,7 +59,7 @@ import Testing
         #expect(response.body == Data(#"{"error":"no fixture route"}"#.utf8))
     }
 
-    @Test func anEphemeralSessionSendsNoCookieBack() async throws {
+    @Test func theServicerSendsNoCookieBack() async throws {
         let server = try await FixtureServer.shared()
 
         let first = try await get(server, "/nested/cookie")
