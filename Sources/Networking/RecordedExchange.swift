@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One request and its response as a recording file holds them, secrets already redacted. The file is
 /// meant to be read and edited by people, so the body is text whenever it is valid UTF-8.
@@ -28,12 +25,12 @@ public struct RecordedExchange: Codable, Sendable, Hashable {
 
     /// The recording of `request` answered by `response`, with every secret name and every secret value
     /// actually sent replaced, wherever it appears (a server may echo a key back in an error).
-    public init(request: URLRequest, secretNames: Set<String>, response: HTTPResponse) {
+    public init(request: HTTPRequest, secretNames: Set<String>, response: HTTPResponse) {
         let secretValues = Redaction.secretValues(in: request, secretNames: secretNames)
-        let url = request.url.map { Redaction.urlString($0, secretNames: secretNames) } ?? ""
-        let requestHeaders = Redaction.headers(request.allHTTPHeaderFields ?? [:], secretNames: secretNames)
+        let url = Redaction.urlString(request.url, secretNames: secretNames)
+        let requestHeaders = Redaction.headers(request.headerFields.dictionary, secretNames: secretNames)
         self.request = Request(
-            method: request.httpMethod ?? "GET",
+            method: request.method,
             url: Redaction.text(url, secretValues: secretValues),
             headers: requestHeaders.mapValues { Redaction.text($0, secretValues: secretValues) },
             secretNames: secretNames.sorted()

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,10 +34,10 @@ public final class RecordingRequestServicer: RequestServicer {
         state = Locked(State(lastNumber: existing.compactMap(Self.number(ofFileNamed:)).max() ?? 0))
     }
 
-    public func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
         let response = try await wrapped.send(request, secretNames: secretNames)
         let exchange = RecordedExchange(request: request, secretNames: secretNames, response: response)
-        save(exchange, method: request.httpMethod ?? "GET", path: request.url?.path ?? "")
+        save(exchange, method: request.method, path: request.url.path)
         return response
     }
 

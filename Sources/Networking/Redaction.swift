@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Replaces secrets with `<redacted>` before anything leaves the process: recordings, logs, errors.
 ///
@@ -70,14 +67,14 @@ public enum Redaction {
     /// The secret values a request actually carries: secret headers (whole, and the credential after an
     /// auth scheme such as `Bearer`; for `Basic`, the decoded `user:password` and the password) and
     /// secret query items. What to scan responses for, since a server may echo them.
-    public static func secretValues(in request: URLRequest, secretNames: Set<String>) -> [String] {
+    public static func secretValues(in request: HTTPRequest, secretNames: Set<String>) -> [String] {
         let names = lowercased(secretNames)
         var values: [String] = []
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where names.contains(name.lowercased()) {
-            values.append(value)
-            values.append(contentsOf: credentialParts(ofHeaderValue: value))
+        for field in request.headerFields where names.contains(field.name.lowercased()) {
+            values.append(field.value)
+            values.append(contentsOf: credentialParts(ofHeaderValue: field.value))
         }
-        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+        if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
             // Decoded and as sent (still percent-encoded): a server may echo either.
             let items = (components.queryItems ?? []) + (components.percentEncodedQueryItems ?? [])
             for item in items where names.contains((item.name.removingPercentEncoding ?? item.name).lowercased()) {

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Locking
 
 /// Serves a folder written by `RecordingRequestServicer`, without a network: a request gets the response
@@ -86,11 +83,11 @@ public final class ReplayingRequestServicer: RequestServicer {
         recordedSecretNames = secretNames
     }
 
-    public func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
-        guard let url = request.url else { throw .network("request without a URL") }
+        let url = request.url
         let names = secretNames.union(recordedSecretNames)
-        let key = Self.key(method: request.httpMethod ?? "GET", url: url, secretNames: names)
+        let key = Self.key(method: request.method, url: url, secretNames: names)
         let matches = recordings.filter { $0.method == key.method && $0.path == key.path && $0.query == key.query }
         guard !matches.isEmpty else {
             let query = Redaction.queryItems(of: url, secretNames: names)

@@ -1,12 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Domain
 
 /// A request ready to send, and how to turn its response into `Response`.
 public struct Request<Response: Sendable>: Sendable {
-    public var urlRequest: URLRequest
+    public var httpRequest: HTTPRequest
     /// Header and query-item names whose values are secrets. Recordings, logs and errors show them as
     /// `<redacted>`; they never reach the screen.
     public var secretNames: Set<String>
@@ -16,10 +13,10 @@ public struct Request<Response: Sendable>: Sendable {
     public let decode: @Sendable (HTTPResponse) throws(BrokerError) -> Response
 
     public init(
-        urlRequest: URLRequest, secretNames: Set<String> = [], credentialHint: String = "",
+        httpRequest: HTTPRequest, secretNames: Set<String> = [], credentialHint: String = "",
         decode: @escaping @Sendable (HTTPResponse) throws(BrokerError) -> Response
     ) {
-        self.urlRequest = urlRequest
+        self.httpRequest = httpRequest
         self.secretNames = secretNames
         self.credentialHint = credentialHint
         self.decode = decode

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Domain
 
 /// The one door every HTTP request goes through. Implementations: live (`SocketRequestServicer`), recording (a
@@ -9,13 +6,13 @@ import Domain
 public protocol RequestServicer: Sendable {
     /// Sends the request and returns whatever the server answered, any status. Throws only when there is
     /// no answer: `.network` (refused, reset, timeout, DNS) or `.cancelled`.
-    func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse
+    func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse
 }
 
 extension RequestServicer {
     /// Sends, turns a non-2xx status into the matching `BrokerError`, and decodes the rest.
     public func perform<Response>(_ request: Request<Response>) async throws(BrokerError) -> Response {
-        let response = try await send(request.urlRequest, secretNames: request.secretNames)
+        let response = try await send(request.httpRequest, secretNames: request.secretNames)
         if let error = HTTPStatusMapping.error(for: response, credentialHint: request.credentialHint) {
             throw error
         }

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 
 /// A broker's `Tests/Fixtures/<broker>/routes.json`, answered in process by the rules of the shared fixture
@@ -46,9 +43,9 @@ struct FixtureRoutes: Sendable {
         })
     }
 
-    func route(for request: URLRequest) -> Route? {
-        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
-        let method = (request.httpMethod ?? "GET").uppercased()
+    func route(for request: HTTPRequest) -> Route? {
+        guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else { return nil }
+        let method = request.method
         let sent = components.queryItems ?? []
         return routes.first { route in
             route.method == method
@@ -57,11 +54,11 @@ struct FixtureRoutes: Sendable {
                     let present = sent.filter { $0.name == name }.map { $0.value ?? "" }
                     return values.count == 1 ? present.contains(values[0]) : (!present.isEmpty && present == values)
                 }
-                && route.requireHeaders.allSatisfy { name, value in request.value(forHTTPHeaderField: name) == value }
+                && route.requireHeaders.allSatisfy { name, value in request.headerFields[name] == value }
         }
     }
 
-    func answer(_ request: URLRequest) throws(BrokerError) -> HTTPResponse {
+    func answer(_ request: HTTPRequest) throws(BrokerError) -> HTTPResponse {
         guard let route = route(for: request) else {
             return HTTPResponse(status: 404, headers: ["Content-Type": "application/json"], body: Data(#"{"error":"no fixture route"}"#.utf8))
         }

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Locking
 import Networking
 
@@ -10,15 +7,15 @@ import Networking
 /// routes.json as the fixture server would (`FixtureRoutes`), or from a closure. It keeps every request
 /// with the secret names it was sent with, and the most requests it ever had in flight at once.
 final class FixtureRoutesServicer: RequestServicer {
-    typealias Answer = @Sendable (URLRequest) throws(BrokerError) -> HTTPResponse
+    typealias Answer = @Sendable (HTTPRequest) throws(BrokerError) -> HTTPResponse
 
     struct Sent: Sendable {
-        var request: URLRequest
+        var request: HTTPRequest
         var secretNames: Set<String>
-        var url: String { request.url?.absoluteString ?? "" }
+        var url: String { request.url.absoluteString }
         /// The comma-separated `symbols` query item of a batch request.
         var symbols: [String] {
-            let items = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
+            let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
             return items.first { $0.name == "symbols" }?.value?.split(separator: ",").map(String.init) ?? []
         }
     }
@@ -51,10 +48,10 @@ final class FixtureRoutesServicer: RequestServicer {
 
     /// Every request sent so far, in arrival order.
     var sent: [Sent] { state.withLock { $0.sent } }
-    var requests: [URLRequest] { sent.map(\.request) }
+    var requests: [HTTPRequest] { sent.map(\.request) }
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
 
-    func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
+    func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
         state.withLock {
             $0.sent.append(Sent(request: request, secretNames: secretNames))
             $0.inFlight += 1

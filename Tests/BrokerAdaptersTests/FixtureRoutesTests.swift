@@ -1,16 +1,13 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 
 /// The in-process routes follow the fixture server's rules (Tests/Fixtures/http_fixture_server.py).
 @Suite struct FixtureRoutesTests {
-    func request(_ url: String, headers: [String: String] = [:]) -> URLRequest {
-        var request = URLRequest(url: URL(string: url)!)
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    func request(_ url: String, headers: [String: String] = [:]) -> HTTPRequest {
+        var request = HTTPRequest(url: URL(string: url)!)
+        for (name, value) in headers { request.headerFields[name] = value }
         return request
     }
 

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Locking
 import Networking
 
@@ -32,7 +29,7 @@ final class GatedServicer: RequestServicer {
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
     var arrived: Int { state.withLock { $0.arrived } }
 
-    func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
+    func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let released: [CheckedContinuation<Void, Never>] = state.withLock { state in
                 state.arrived += 1

@@ -1,9 +1,6 @@
 import TestSupport
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,8 +16,8 @@ import Testing
     let servicer = SocketRequestServicer(timeout: .seconds(5))
 
     private func get(_ server: FixtureServer, _ path: String, headers: [String: String] = [:]) async throws -> HTTPResponse {
-        var request = URLRequest(url: server.url(path + (path.contains("?") ? "&" : "?") + "marker=\(marker)"))
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        var request = HTTPRequest(url: server.url(path + (path.contains("?") ? "&" : "?") + "marker=\(marker)"))
+        for (name, value) in headers { request.headerFields[name] = value }
         return try await servicer.send(request, secretNames: [])
     }
 
@@ -62,7 +59,7 @@ import Testing
         #expect(response.body == Data(#"{"error":"no fixture route"}"#.utf8))
     }
 
-    @Test func anEphemeralSessionSendsNoCookieBack() async throws {
+    @Test func theServicerSendsNoCookieBack() async throws {
         let server = try await FixtureServer.shared()
 
         let first = try await get(server, "/nested/cookie")

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 
@@ -39,7 +36,7 @@ import Testing
 
     @Test func contextPicksOverridesThenTheEnvironment() throws {
         struct NoServicer: RequestServicer {
-            func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse { throw .cancelled }
+            func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse { throw .cancelled }
         }
         let production = URL(string: "https://api.example.com")!
         let sandbox = URL(string: "https://sandbox.example.com")!

@@ -1,9 +1,6 @@
 import TestSupport
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Locking
 import Networking
 import Testing
@@ -20,13 +17,13 @@ import Testing
 
             let recorded = try await recorder.perform(quotesRequest)
             let recordedEcho = await brokerError { () async throws(BrokerError) in try await recorder.perform(echoRequest) }
-            let binary = try await recorder.send(binaryRequest.urlRequest, secretNames: binaryRequest.secretNames)
+            let binary = try await recorder.send(binaryRequest.httpRequest, secretNames: binaryRequest.secretNames)
             await server.stop()
 
             let replayer = try ReplayingRequestServicer(directory: folder)
             let replayed = try await replayer.perform(quotesRequest)
             let replayedEcho = await brokerError { () async throws(BrokerError) in try await replayer.perform(echoRequest) }
-            let replayedBinary = try await replayer.send(binaryRequest.urlRequest, secretNames: binaryRequest.secretNames)
+            let replayedBinary = try await replayer.send(binaryRequest.httpRequest, secretNames: binaryRequest.secretNames)
 
             #expect(recorded == SelftestQuotes(symbols: ["AAPL", "MSFT"], price: 189.84, note: "café"))
             #expect(replayed == recorded)
@@ -59,8 +56,8 @@ import Testing
                 HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"last":1.5}"#.utf8))
             }
             let recorder = try RecordingRequestServicer(wrapping: upstream, directory: temporary.url)
-            var request = URLRequest(url: URL(string: "https://api.example.com/v1/markets/quotes?symbols=AAPL&token=s3cr3t-value")!)
-            request.setValue("Bearer s3cr3t-bearer", forHTTPHeaderField: "Authorization")
+            var request = HTTPRequest(url: URL(string: "https://api.example.com/v1/markets/quotes?symbols=AAPL&token=s3cr3t-value")!)
+            request.headerFields["Authorization"] = "Bearer s3cr3t-bearer"
 
             _ = try await recorder.send(request, secretNames: ["authorization", "token"])
 
@@ -95,14 +92,14 @@ import Testing
     @Test func concurrentExchangesAreNumberedWithoutGapsOrCollisions() async throws {
         try await TemporaryDirectory.withAsync { temporary in
             let upstream = StubServicer { request throws(BrokerError) in
-                HTTPResponse(status: 200, body: Data((request.url?.query ?? "").utf8))
+                HTTPResponse(status: 200, body: Data((request.url.query ?? "").utf8))
             }
             let recorder = try RecordingRequestServicer(wrapping: upstream, directory: temporary.url)
 
             await withTaskGroup(of: Void.self) { group in
                 for index in 1...24 {
                     group.addTask {
-                        _ = try? await recorder.send(URLRequest(url: URL(string: "http://h/v2/last?i=\(index)")!), secretNames: [])
+                        _ = try? await recorder.send(HTTPRequest(url: URL(string: "http://h/v2/last?i=\(index)")!), secretNames: [])
                     }
                 }
             }
@@ -118,7 +115,7 @@ import Testing
     @Test func recordingAgainIntoAFolderContinuesItsNumbering() async throws {
         try await TemporaryDirectory.withAsync { temporary in
             let upstream = StubServicer { _ throws(BrokerError) in HTTPResponse(status: 204) }
-            let request = URLRequest(url: URL(string: "http://h/v1/clock")!)
+            let request = HTTPRequest(url: URL(string: "http://h/v1/clock")!)
             _ = try await RecordingRequestServicer(wrapping: upstream, directory: temporary.url).send(request, secretNames: [])
             _ = try await RecordingRequestServicer(wrapping: upstream, directory: temporary.url).send(request, secretNames: [])
 
@@ -133,19 +130,19 @@ import Testing
                 HTTPResponse(status: 200, body: Data("\(price.withLock { value in value += 1; return value })".utf8))
             }
             let recorder = try RecordingRequestServicer(wrapping: upstream, directory: temporary.url)
-            let recordedRequest = URLRequest(url: URL(string: "http://127.0.0.1:4000/v1/quotes?symbols=AAPL&token=abc123&greeks=false")!)
+            let recordedRequest = HTTPRequest(url: URL(string: "http://127.0.0.1:4000/v1/quotes?symbols=AAPL&token=abc123&greeks=false")!)
             for _ in 1...3 { _ = try await recorder.send(recordedRequest, secretNames: ["token"]) }
-            _ = try await recorder.send(URLRequest(url: URL(string: "http://127.0.0.1:4000/v1/clock")!), secretNames: [])
+            _ = try await recorder.send(HTTPRequest(url: URL(string: "http://127.0.0.1:4000/v1/clock")!), secretNames: [])
 
             let replayer = try ReplayingRequestServicer(directory: temporary.url)
             // Another host, another token, another query order: still the same request.
-            let replayedRequest = URLRequest(url: URL(string: "https://api.tradier.com/v1/quotes?greeks=false&token=other&symbols=AAPL")!)
+            let replayedRequest = HTTPRequest(url: URL(string: "https://api.tradier.com/v1/quotes?greeks=false&token=other&symbols=AAPL")!)
             var answers: [String] = []
             for _ in 1...5 {
                 let response = try await replayer.send(replayedRequest, secretNames: ["token"])
                 answers.append(String(decoding: response.body, as: UTF8.self))
             }
-            let clock = try await replayer.send(URLRequest(url: URL(string: "http://x/v1/clock")!), secretNames: [])
+            let clock = try await replayer.send(HTTPRequest(url: URL(string: "http://x/v1/clock")!), secretNames: [])
 
             #expect(answers == ["101", "102", "103", "103", "103"])
             #expect(clock.body == Data("104".utf8))
@@ -156,14 +153,14 @@ import Testing
         try await TemporaryDirectory.withAsync { temporary in
             let upstream = StubServicer { _ throws(BrokerError) in HTTPResponse(status: 200) }
             let recorder = try RecordingRequestServicer(wrapping: upstream, directory: temporary.url)
-            _ = try await recorder.send(URLRequest(url: URL(string: "http://h/v1/quotes?symbols=AAPL&token=abc123")!), secretNames: ["token"])
+            _ = try await recorder.send(HTTPRequest(url: URL(string: "http://h/v1/quotes?symbols=AAPL&token=abc123")!), secretNames: ["token"])
             let replayer = try ReplayingRequestServicer(directory: temporary.url)
 
             let otherSymbol = await brokerError { () async throws(BrokerError) in
-                try await replayer.send(URLRequest(url: URL(string: "http://h/v1/quotes?symbols=MSFT&token=zzz999")!), secretNames: [])
+                try await replayer.send(HTTPRequest(url: URL(string: "http://h/v1/quotes?symbols=MSFT&token=zzz999")!), secretNames: [])
             }
-            var post = URLRequest(url: URL(string: "http://h/v1/quotes?symbols=AAPL&token=abc123")!)
-            post.httpMethod = "POST"
+            var post = HTTPRequest(url: URL(string: "http://h/v1/quotes?symbols=AAPL&token=abc123")!)
+            post.method = "POST"
             let otherMethod = await brokerError { () async throws(BrokerError) in try await replayer.send(post, secretNames: ["token"]) }
 
             // The token was declared secret only when recording: the replayer still hides it.
@@ -176,7 +173,7 @@ import Testing
         try await TemporaryDirectory.withAsync { temporary in
             let upstream = StubServicer { _ throws(BrokerError) in HTTPResponse(status: 200) }
             let recorder = try RecordingRequestServicer(wrapping: upstream, directory: temporary.url)
-            _ = try await recorder.send(URLRequest(url: URL(string: "http://h/v1/clock")!), secretNames: [])
+            _ = try await recorder.send(HTTPRequest(url: URL(string: "http://h/v1/clock")!), secretNames: [])
             try Data("{\"request\": {\"method\": \"GET\"".utf8).write(to: temporary.path("0002-GET-v1-clock.json"))
             try Data(#"{"request": {"method": "GET", "url": "http://h/v1/x", "headers": {}, "secretNames": []}}"#.utf8)
                 .write(to: temporary.path("0003-GET-v1-x.json"))

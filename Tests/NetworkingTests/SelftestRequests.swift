@@ -1,9 +1,6 @@
 import TestSupport
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 #if canImport(Glibc)
 import Glibc
@@ -31,10 +28,10 @@ enum SelftestRequests {
         components.queryItems = [URLQueryItem(name: "symbols", value: "AAPL,MSFT")]
             + (apiKey.map { [URLQueryItem(name: "apiKey", value: $0)] } ?? [])
             + (marker.map { [URLQueryItem(name: "marker", value: $0)] } ?? [])
-        var request = URLRequest(url: components.url!)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if authorized { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        return Request(urlRequest: request, secretNames: secretNames, credentialHint: "check SELFTEST_TOKEN") { response throws(BrokerError) in
+        var request = HTTPRequest(url: components.url!)
+        request.headerFields["Accept"] = "application/json"
+        if authorized { request.headerFields["Authorization"] = "Bearer \(token)" }
+        return Request(httpRequest: request, secretNames: secretNames, credentialHint: "check SELFTEST_TOKEN") { response throws(BrokerError) in
             do {
                 return try JSONDecoder().decode(SelftestQuotes.self, from: response.body)
             } catch {
@@ -50,9 +47,9 @@ enum SelftestRequests {
 
 /// Answers from a closure, counting calls: for recording and replay tests that need no server.
 struct StubServicer: RequestServicer {
-    let answer: @Sendable (URLRequest) throws(BrokerError) -> HTTPResponse
+    let answer: @Sendable (HTTPRequest) throws(BrokerError) -> HTTPResponse
 
-    func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
+    func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
         try answer(request)
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -89,14 +86,12 @@ public final class FixtureServer: Sendable {
 
     /// Every request the server received since the start or the last `clearLog()`.
     public func requestLog() async throws -> [LoggedRequest] {
-        let (data, _) = try await Self.fetch(URLRequest(url: url("/__log")))
-        return try JSONDecoder().decode([LoggedRequest].self, from: data)
+        let body = try await fetch("GET", "/__log")
+        return try JSONDecoder().decode([LoggedRequest].self, from: body)
     }
 
     public func clearLog() async throws {
-        var request = URLRequest(url: url("/__log/clear"))
-        request.httpMethod = "POST"
-        _ = try await Self.fetch(request)
+        _ = try await fetch("POST", "/__log/clear")
     }
 
     /// Waits until the server has logged a request for `path`, at most `timeout` seconds (scaled by
@@ -113,9 +108,15 @@ public final class FixtureServer: Sendable {
 
     // MARK: - Private
 
-    private static func fetch(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        return try await session.data(for: request)
+    /// The body of the server's 2xx answer to one of its own endpoints.
+    private func fetch(_ method: String, _ path: String) async throws(Failure) -> Data {
+        let port = port
+        let response = try await DedicatedThread.run("fixture server \(path)") { () throws(Failure) in
+            try LoopbackHTTP.exchange(method: method, port: port, path: path)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw Failure(description: "\(method) \(path) on the fixture server answered \(response.status)")
+        }
+        return response.body
     }
 }

@@ -29,8 +29,8 @@ struct AlpacaExchange: Sendable {
         case .failure(let error): throw error.brokerError
         }
         do throws(BrokerError) {
-            if case .changeOrder(let liveTrading) = purpose { try liveTrading.permit(request.urlRequest.url) }
-            let raw = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
+            if case .changeOrder(let liveTrading) = purpose { try liveTrading.permit(request.httpRequest.url) }
+            let raw = try await servicer.send(request.httpRequest, secretNames: request.secretNames)
             let response = AlpacaSecretScrubber.scrub(raw, secrets: secrets)
             let error = switch purpose {
             case .read: AlpacaErrorMapping.error(for: response, credentialHint: request.credentialHint, now: now())

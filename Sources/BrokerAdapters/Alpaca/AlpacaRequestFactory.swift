@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import TextSafety
 
@@ -156,18 +153,18 @@ public struct AlpacaRequestFactory: Sendable {
         case .failure(let error): return .failure(error)
         }
 
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = method
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        urlRequest.setValue(keyID, forHTTPHeaderField: Self.keyIDHeader)
-        urlRequest.setValue(secretKey, forHTTPHeaderField: Self.secretKeyHeader)
-        urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        var httpRequest = HTTPRequest(url: url, method: method, headerFields: [
+            "Accept": "application/json",
+            Self.keyIDHeader: keyID,
+            Self.secretKeyHeader: secretKey,
+            "User-Agent": userAgent,
+        ])
         if let body {
-            urlRequest.httpBody = body
-            urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            httpRequest.body = body
+            httpRequest.headerFields["Content-Type"] = "application/json"
         }
         return .success(Request(
-            urlRequest: urlRequest, secretNames: [Self.keyIDHeader, Self.secretKeyHeader],
+            httpRequest: httpRequest, secretNames: [Self.keyIDHeader, Self.secretKeyHeader],
             credentialHint: credentials.credentialHint, decode: decode
         ))
     }

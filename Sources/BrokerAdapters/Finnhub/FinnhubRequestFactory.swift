@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 
 /// Builds Finnhub REST requests. Pure: no I/O, the same inputs give the same request.
@@ -43,13 +40,13 @@ public struct FinnhubRequestFactory: Sendable {
         }
         let query = [URLQueryItem(name: "symbol", value: canonical)]
         return baseURL.flatMap { BrokerURL.join(base: $0, path: "/api/v1/quote", query: query) }.map { url in
-            var request = URLRequest(url: url)
-            request.httpMethod = "GET"
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            request.setValue(token, forHTTPHeaderField: Self.tokenHeader)
-            request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+            let request = HTTPRequest(url: url, headerFields: [
+                "Accept": "application/json",
+                Self.tokenHeader: token,
+                "User-Agent": userAgent,
+            ])
             return Request(
-                urlRequest: request, secretNames: [Self.tokenHeader, Self.tokenQueryItem], credentialHint: credentialHint,
+                httpRequest: request, secretNames: [Self.tokenHeader, Self.tokenQueryItem], credentialHint: credentialHint,
                 decode: FinnhubResponseMapping.decodeQuote
             )
         }

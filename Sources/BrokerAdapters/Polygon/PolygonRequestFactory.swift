@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 
 /// Builds Polygon (Massive) REST requests. Pure: no I/O, the same inputs give the same request.
@@ -48,13 +45,13 @@ public struct PolygonRequestFactory: Sendable {
         }
         let path = "/v2/snapshot/locale/us/markets/stocks/tickers/\(segment)"
         return baseURL.flatMap { BrokerURL.join(base: $0, path: path) }.map { url in
-            var request = URLRequest(url: url)
-            request.httpMethod = "GET"
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            request.setValue("Bearer \(key)", forHTTPHeaderField: Self.authorizationHeader)
-            request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+            let request = HTTPRequest(url: url, headerFields: [
+                "Accept": "application/json",
+                Self.authorizationHeader: "Bearer \(key)",
+                "User-Agent": userAgent,
+            ])
             return Request(
-                urlRequest: request, secretNames: [Self.authorizationHeader, Self.apiKeyQueryItem],
+                httpRequest: request, secretNames: [Self.authorizationHeader, Self.apiKeyQueryItem],
                 credentialHint: credentialHint, decode: PolygonResponseMapping.decodeSnapshot
             )
         }

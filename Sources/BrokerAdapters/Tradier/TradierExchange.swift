@@ -25,8 +25,8 @@ struct TradierExchange: Sendable {
         case .success(let value): request = value
         case .failure(let error): throw error.brokerError
         }
-        if case .changeOrder(let liveTrading) = purpose { try liveTrading.permit(request.urlRequest.url) }
-        let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
+        if case .changeOrder(let liveTrading) = purpose { try liveTrading.permit(request.httpRequest.url) }
+        let response = try await servicer.send(request.httpRequest, secretNames: request.secretNames)
         if let error = HTTPStatusMapping.error(for: response, credentialHint: request.credentialHint, now: now()) {
             if case .badResponse = error, let message = TradierResponseDecoding.errorMessage(in: response) {
                 switch purpose {

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import TextSafety
 
@@ -44,7 +41,7 @@ public struct TradierRequestFactory: Sendable {
                 URLQueryItem(name: "greeks", value: "false"),
             ]
             let generic: Request<TradierQuotesEnvelope> = try request(base: base, path: "/v1/markets/quotes", query: query, token: token)
-            return Request(urlRequest: generic.urlRequest, secretNames: generic.secretNames, credentialHint: generic.credentialHint) {
+            return Request(httpRequest: generic.httpRequest, secretNames: generic.secretNames, credentialHint: generic.credentialHint) {
                 response throws(BrokerError) in try TradierQuotesDecoder.decode(response)
             }
         }
@@ -78,7 +75,7 @@ public struct TradierRequestFactory: Sendable {
             let token = try requiredToken()
             let generic: Request<TradierStreamSessionEnvelope> = try request(
                 base: base, path: "/v1/markets/events/session", query: [], token: token, method: "POST")
-            return Request(urlRequest: generic.urlRequest, secretNames: generic.secretNames, credentialHint: generic.credentialHint) {
+            return Request(httpRequest: generic.httpRequest, secretNames: generic.secretNames, credentialHint: generic.credentialHint) {
                 response throws(BrokerError) in try Self.decodeStreamSession(response)
             }
         }
@@ -149,7 +146,7 @@ public struct TradierRequestFactory: Sendable {
     /// `request` reading its 200 as an answer to an order change: an `errors` body inside it is the order
     /// refused (reference §1.4: downstream systems report problems as `errors` with HTTP 200).
     private func orderChange(_ request: Request<TradierOrderAckEnvelope>) -> Request<TradierOrderAckEnvelope> {
-        Request(urlRequest: request.urlRequest, secretNames: request.secretNames, credentialHint: request.credentialHint) {
+        Request(httpRequest: request.httpRequest, secretNames: request.secretNames, credentialHint: request.credentialHint) {
             response throws(BrokerError) in
             if let message = TradierResponseDecoding.errorMessage(in: response) { throw TradierExchange.orderRefusal(message) }
             return try WireDecoding.decode(TradierOrderAckEnvelope.self, from: response, broker: Self.brokerID)
@@ -200,21 +197,20 @@ public struct TradierRequestFactory: Sendable {
     private func request<Response: Decodable & Sendable>(
         base: URL, path: String, query: [URLQueryItem], token: String, method: String = "GET", form: Data? = nil
     ) throws(RequestConstructionError) -> Request<Response> {
-        var urlRequest = URLRequest(url: try BrokerURL.join(base: base, path: path, query: query).get())
-        urlRequest.httpMethod = method
+        var httpRequest = HTTPRequest(url: try BrokerURL.join(base: base, path: path, query: query).get(), method: method)
         if let form {
-            urlRequest.httpBody = form
-            urlRequest.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            httpRequest.body = form
+            httpRequest.headerFields["Content-Type"] = "application/x-www-form-urlencoded"
         } else if method == "POST" {
             // An empty POST: some clients must say so by hand (reference §1.1).
-            urlRequest.httpBody = Data()
-            urlRequest.setValue("0", forHTTPHeaderField: "Content-Length")
+            httpRequest.body = Data()
+            httpRequest.headerFields["Content-Length"] = "0"
         }
-        urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        httpRequest.headerFields["Authorization"] = "Bearer \(token)"
         // Without it Tradier answers XML (reference §1.1).
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        return Request(urlRequest: urlRequest, secretNames: ["Authorization"], credentialHint: credentialHint) { response throws(BrokerError) in
+        httpRequest.headerFields["Accept"] = "application/json"
+        httpRequest.headerFields["User-Agent"] = userAgent
+        return Request(httpRequest: httpRequest, secretNames: ["Authorization"], credentialHint: credentialHint) { response throws(BrokerError) in
             try TradierResponseDecoding.decode(Response.self, from: response)
         }
     }

@@ -76,7 +76,7 @@ public struct TradierStreamService: StreamingQuoteService {
         case .success(let built): request = built
         case .failure(let error): throw error.brokerError
         }
-        let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
+        let response = try await servicer.send(request.httpRequest, secretNames: request.secretNames)
         if let error = HTTPStatusMapping.error(for: response, credentialHint: request.credentialHint, now: now()) {
             if case .badResponse = error, let message = TradierResponseDecoding.errorMessage(in: response) {
                 throw .badResponse("tradier stream session: HTTP \(response.status): \(message)")

@@ -49,7 +49,7 @@ struct SingleSymbolQuoteAPI<Response: Sendable>: Sendable {
     /// only when it is a permanent verdict about the symbol (unknown, a plan without it); a rejected key
     /// is about every symbol, and anything else passes.
     private func fetch(_ request: Request<Response>, symbol: String) async throws(BrokerError) -> Result<CommonQuote, BrokerError> {
-        let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
+        let response = try await servicer.send(request.httpRequest, secretNames: request.secretNames)
         if let error = error(response, symbol, request.credentialHint) {
             guard error.isPermanent, error != .unauthorized(hint: request.credentialHint) else { throw error }
             return .failure(error)

@@ -1,14 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// A `URLRequest` as the bytes of one HTTP/1.1 request (RFC 9112 §3), and what the client needs to know
+/// An `HTTPRequest` as the bytes of one HTTP/1.1 request (RFC 9112 §3), and what the client needs to know
 /// about it. Pure: no I/O.
 ///
-/// Written: `METHOD path?query HTTP/1.1`, Host, the request's own header fields (sorted by name, so the
-/// bytes do not depend on dictionary order), `Accept-Encoding: identity`, `Connection: keep-alive`, and
-/// Content-Length when there is a body or the method is one that carries one (an empty POST says
+/// Written: `METHOD path?query HTTP/1.1`, Host, the request's own header fields (in the order of their
+/// lowercased names, as `HTTPHeaderFields` keeps them), `Accept-Encoding: identity`, `Connection: keep-alive`,
+/// and Content-Length when there is a body or the method is one that carries one (an empty POST says
 /// `Content-Length: 0`, reference §1.1). Fields the client owns are dropped from the request's: Host,
 /// Content-Length and Transfer-Encoding (the framing is ours), Connection, Keep-Alive, TE and Upgrade
 /// (hop-by-hop: this connection's business), and Accept-Encoding (we cannot decode compression).
@@ -30,9 +27,8 @@ struct HTTPOutgoingRequest: Sendable {
 
     private static let methodsWithContent: Set<String> = ["POST", "PUT", "PATCH"]
 
-    init(_ request: URLRequest) throws(HTTPRequestError) {
-        guard let url = request.url,
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+    init(_ request: HTTPRequest) throws(HTTPRequestError) {
+        guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               var host = components.host?.lowercased(), !host.isEmpty
         else { throw .unsupportedURL }
@@ -48,18 +44,17 @@ struct HTTPOutgoingRequest: Sendable {
         // What URLComponents keeps percent-encoded is visible ASCII; anything else would break the line.
         guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .unsupportedURL }
 
-        method = (request.httpMethod ?? "GET").uppercased()
+        method = request.method
         guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenCharacter) else { throw .invalidMethod }
-        if request.httpBodyStream != nil { throw .bodyStreamUnsupported }
-        let body = request.httpBody
+        let body = request.body
 
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(origin.hostHeader)\r\n"
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenCharacter),
-                  !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
-            else { throw .invalidHeaderField(name: name) }
-            if Self.ownedFieldNames.contains(name.lowercased()) { continue }
-            head += "\(name): \(value)\r\n"
+        for field in request.headerFields {
+            guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenCharacter),
+                  !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+            else { throw .invalidHeaderField(name: field.name) }
+            if Self.ownedFieldNames.contains(field.name.lowercased()) { continue }
+            head += "\(field.name): \(field.value)\r\n"
         }
         head += "Accept-Encoding: identity\r\nConnection: keep-alive\r\n"
         if body != nil || Self.methodsWithContent.contains(method) {

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The live servicer: HTTP/1.1 of our own over the project's TCP and TLS transports, in place of
 /// FoundationNetworking's URLSession, whose libcurl-on-dispatch loop spun at 47–83 % of a core while a
@@ -72,13 +69,13 @@ public final class SocketRequestServicer: RequestServicer {
         self.init(options: Options(timeout: timeout))
     }
 
-    public func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
         let outgoing: HTTPOutgoingRequest
         do {
             outgoing = try HTTPOutgoingRequest(request)
         } catch {
-            let host = request.url?.host.map { " (\($0))" } ?? ""
+            let host = request.url.host.map { " (\($0))" } ?? ""
             throw .network(error.description + host)
         }
         let exchange: HTTPExchange
@@ -103,7 +100,7 @@ public final class SocketRequestServicer: RequestServicer {
 
     /// How many connections to `url`'s origin wait for the next request (for tests of keep-alive).
     func idleConnectionCount(for url: URL) -> Int {
-        guard let outgoing = try? HTTPOutgoingRequest(URLRequest(url: url)) else { return 0 }
+        guard let outgoing = try? HTTPOutgoingRequest(HTTPRequest(url: url)) else { return 0 }
         return pool.idleCount(for: outgoing.origin)
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Opens RFC 6455 connections over POSIX sockets, with OpenSSL for `wss://`. See
 /// `LiveWebSocketConnection` for the threading model.
@@ -75,8 +72,7 @@ public struct LiveWebSocketConnector: WebSocketConnector {
 
     public func connect(to url: URL, headers: [String: String], secretNames: Set<String>) async throws(WebSocketError) -> any WebSocketConnection {
         let handshake = try WebSocketHandshake(url: url, headers: headers, keyBytes: handshakeKeySource())
-        var request = URLRequest(url: url)
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let request = HTTPRequest(url: url, headerFields: HTTPHeaderFields(headers))
         let configuration = LiveWebSocketConnection.Configuration(
             handshake: handshake,
             options: options,

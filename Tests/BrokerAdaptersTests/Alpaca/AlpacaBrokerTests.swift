@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 @testable import BrokerAdapters
@@ -30,8 +27,8 @@ import Testing
         }
     }
 
-    func symbolsQuery(_ request: URLRequest?) -> String? {
-        request?.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?
+    func symbolsQuery(_ request: HTTPRequest?) -> String? {
+        request.flatMap { URLComponents(url: $0.url, resolvingAgainstBaseURL: false) }?
             .queryItems?.first(where: { $0.name == "symbols" })?.value
     }
 
@@ -202,7 +199,7 @@ import Testing
         let alpaca = broker(servicer)
         #expect(try await alpaca.balances() == [AccountBalance(accountID: "PA3X7NR2QYB5", cash: exactDecimal("131056.816"), buyingPower: exactDecimal("262113.632"), equity: exactDecimal("131056.816"))])
         #expect(try await alpaca.validateCredentials() == "PA3X7NR2QYB5")
-        #expect(servicer.requests.map { $0.url?.absoluteString } == Array(repeating: "https://api.alpaca.markets/v2/account", count: 2))
+        #expect(servicer.requests.map { $0.url.absoluteString } == Array(repeating: "https://api.alpaca.markets/v2/account", count: 2))
     }
 
     @Test func undecodableAccount() async throws {

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 @testable import BrokerAdapters
@@ -32,7 +29,7 @@ import Testing
         let servicer = try routes()
         let positions = try await broker(servicer).positions()
         #expect(servicer.sent.map(\.url) == ["https://paper-api.alpaca.markets/v2/positions"])
-        #expect(servicer.requests.first?.httpMethod == "GET")
+        #expect(servicer.requests.first?.method == "GET")
         #expect(positions == [
             Position(
                 brokerID: "alpaca", symbol: "AAPL", quantity: 4, averageCost: exactDecimal("172.08"), costBasis: exactDecimal("688.32"),
@@ -191,11 +188,11 @@ import Testing
         let placed = try await broker(servicer).place(order)
         let sent = try #require(servicer.requests.first)
         #expect(servicer.requests.count == 1)
-        #expect(sent.httpMethod == "POST")
-        #expect(sent.url?.absoluteString == "https://paper-api.alpaca.markets/v2/orders")
-        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(sent.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(sent.value(forHTTPHeaderField: "APCA-API-KEY-ID") == AlpacaFixtures.keyID)
+        #expect(sent.method == "POST")
+        #expect(sent.url.absoluteString == "https://paper-api.alpaca.markets/v2/orders")
+        #expect(sent.headerFields["Content-Type"] == "application/json")
+        #expect(sent.headerFields["Accept"] == "application/json")
+        #expect(sent.headerFields["APCA-API-KEY-ID"] == AlpacaFixtures.keyID)
         #expect(servicer.sent.first?.secretNames == ["APCA-API-KEY-ID", "APCA-API-SECRET-KEY"])
         #expect(T.body(sent) == #"{"symbol":"AAPL","qty":"10","side":"buy","type":"limit","time_in_force":"day","limit_price":"150.25","client_order_id":"cb-0101"}"#)
         #expect(placed == Order(
@@ -270,9 +267,9 @@ import Testing
         let order = T.request("AAPL", .buy, "5", .limit(151), .gtc, clientOrderID: "cb-0103")
         let replaced = try await broker(servicer).replace(id: OrderID(openID), order)
         let sent = try #require(servicer.requests.first)
-        #expect(sent.httpMethod == "PATCH")
-        #expect(sent.url?.absoluteString == "https://paper-api.alpaca.markets/v2/orders/\(openID)")
-        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(sent.method == "PATCH")
+        #expect(sent.url.absoluteString == "https://paper-api.alpaca.markets/v2/orders/\(openID)")
+        #expect(sent.headerFields["Content-Type"] == "application/json")
         #expect(T.body(sent) == #"{"qty":"5","time_in_force":"gtc","limit_price":"151","client_order_id":"cb-0103"}"#)
         #expect(replaced == Order(
             request: order, id: OrderID("6a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d"), status: .accepted,
@@ -287,9 +284,9 @@ import Testing
         let servicer = try routes()
         let alpaca = broker(servicer)
         try await alpaca.cancel(id: OrderID(openID))
-        #expect(servicer.requests.first?.httpMethod == "DELETE")
-        #expect(servicer.requests.first?.url?.absoluteString == "https://paper-api.alpaca.markets/v2/orders/\(openID)")
-        #expect(servicer.requests.first?.httpBody == nil)
+        #expect(servicer.requests.first?.method == "DELETE")
+        #expect(servicer.requests.first?.url.absoluteString == "https://paper-api.alpaca.markets/v2/orders/\(openID)")
+        #expect(servicer.requests.first?.body == nil)
         #expect(await T.thrown { () async throws(BrokerError) in try await alpaca.cancel(id: OrderID("596b186f-69b7-423d-afd5-1fe50a3e3182")) }
             == .orderRejected(reason: "order is not cancelable"))
         #expect(await T.thrown { () async throws(BrokerError) in try await alpaca.cancel(id: OrderID("00000000-0000-4000-8000-000000000000")) }

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 @testable import BrokerAdapters
@@ -32,8 +29,8 @@ import Testing
         #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
         #expect(servicer.requests.count == 3)
         for request in servicer.requests {
-            #expect(request.url?.absoluteString.contains("test-token") == false)
-            #expect(request.value(forHTTPHeaderField: "X-Finnhub-Token") == "test-token")
+            #expect(!request.url.absoluteString.contains("test-token"))
+            #expect(request.headerFields["X-Finnhub-Token"] == "test-token")
         }
     }
 
@@ -128,7 +125,7 @@ import Testing
     @Test func validationQuotesAAPL() async throws {
         let servicer = try FixtureRoutesServicer(broker: "finnhub")
         #expect(try await broker(servicer: servicer).validateCredentials() == "Finnhub API key")
-        #expect(servicer.requests.map(\.url?.absoluteString) == ["http://127.0.0.1:8931/api/v1/quote?symbol=AAPL"])
+        #expect(servicer.requests.map(\.url.absoluteString) == ["http://127.0.0.1:8931/api/v1/quote?symbol=AAPL"])
         await #expect(throws: BrokerError.unauthorized(hint: "check FINNHUB_TOKEN")) {
             try await broker(token: "wrong-token", servicer: servicer).validateCredentials()
         }

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 @testable import BrokerAdapters
@@ -14,28 +11,28 @@ import Testing
     @Test func quoteIsOneGETWithTheKeyInAHeaderNotTheURL() throws {
         let factory = FinnhubRequestFactory(baseURL: production, credentials: credentials, userAgent: "commonbroker/test")
         let request = try factory.quote("AAPL").get()
-        #expect(request.urlRequest.httpMethod == "GET")
-        #expect(request.urlRequest.url?.absoluteString == "https://finnhub.io/api/v1/quote?symbol=AAPL")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "X-Finnhub-Token") == "test-token")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "User-Agent") == "commonbroker/test")
+        #expect(request.httpRequest.method == "GET")
+        #expect(request.httpRequest.url.absoluteString == "https://finnhub.io/api/v1/quote?symbol=AAPL")
+        #expect(request.httpRequest.headerFields["X-Finnhub-Token"] == "test-token")
+        #expect(request.httpRequest.headerFields["Accept"] == "application/json")
+        #expect(request.httpRequest.headerFields["User-Agent"] == "commonbroker/test")
         #expect(request.secretNames == ["X-Finnhub-Token", "token"])
         #expect(request.credentialHint == "check FINNHUB_TOKEN")
-        #expect(request.urlRequest.url?.absoluteString.contains("test-token") == false)
+        #expect(request.httpRequest.url.absoluteString.contains("test-token") == false)
     }
 
     @Test func symbolsGoOutCanonicalAndQueryEncoded() throws {
         let factory = FinnhubRequestFactory(baseURL: production, credentials: credentials)
-        #expect(try factory.quote("aapl").get().urlRequest.url?.absoluteString == "https://finnhub.io/api/v1/quote?symbol=AAPL")
-        #expect(try factory.quote("brk.b").get().urlRequest.url?.absoluteString == "https://finnhub.io/api/v1/quote?symbol=BRK.B")
-        #expect(try factory.quote("^GSPC").get().urlRequest.url?.absoluteString == "https://finnhub.io/api/v1/quote?symbol=%5EGSPC")
+        #expect(try factory.quote("aapl").get().httpRequest.url.absoluteString == "https://finnhub.io/api/v1/quote?symbol=AAPL")
+        #expect(try factory.quote("brk.b").get().httpRequest.url.absoluteString == "https://finnhub.io/api/v1/quote?symbol=BRK.B")
+        #expect(try factory.quote("^GSPC").get().httpRequest.url.absoluteString == "https://finnhub.io/api/v1/quote?symbol=%5EGSPC")
     }
 
     @Test func anOverriddenBaseURLKeepsItsPortAndPathPrefix() throws {
         let local = FinnhubRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8931")!), credentials: credentials)
-        #expect(try local.quote("MSFT").get().urlRequest.url?.absoluteString == "http://127.0.0.1:8931/api/v1/quote?symbol=MSFT")
+        #expect(try local.quote("MSFT").get().httpRequest.url.absoluteString == "http://127.0.0.1:8931/api/v1/quote?symbol=MSFT")
         let proxied = FinnhubRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8931/finnhub/")!), credentials: credentials)
-        #expect(try proxied.quote("MSFT").get().urlRequest.url?.absoluteString == "http://127.0.0.1:8931/finnhub/api/v1/quote?symbol=MSFT")
+        #expect(try proxied.quote("MSFT").get().httpRequest.url.absoluteString == "http://127.0.0.1:8931/finnhub/api/v1/quote?symbol=MSFT")
     }
 
     @Test func theHintNamesTheConfiguredVariable() throws {
@@ -78,8 +75,8 @@ import Testing
 
 /// A servicer for code paths that must not send anything.
 struct NoNetwork: RequestServicer {
-    func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
-        Issue.record("unexpected request to \(request.url?.absoluteString ?? "?")")
+    func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
+        Issue.record("unexpected request to \(request.url.absoluteString)")
         throw .network("no network in this test")
     }
 }

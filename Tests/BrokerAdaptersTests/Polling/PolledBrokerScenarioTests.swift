@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Locking
 import Networking
 import Testing
@@ -28,8 +25,8 @@ import TestSupport
 
         var requests: [(at: Duration, path: String, query: String)] { sent.withLock { $0 } }
 
-        func send(_ request: URLRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
-            let entry = (clock.now.offset, request.url?.path ?? "", request.url?.query ?? "")
+        func send(_ request: HTTPRequest, secretNames: Set<String>) async throws(BrokerError) -> HTTPResponse {
+            let entry = (clock.now.offset, request.url.path, request.url.query ?? "")
             sent.withLock { $0.append(entry) }
             return try await inner.send(request, secretNames: secretNames)
         }

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 @testable import BrokerAdapters
@@ -32,10 +29,10 @@ import Testing
         #expect(try results["MSFT"]?.get().last == exactDecimal("423.46"))
         #expect(results["ZZZZ"] == .failure(.unknownSymbol("ZZZZ")))
         for request in servicer.requests {
-            #expect(request.url?.absoluteString.contains("test-key") == false)
-            #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer test-key")
+            #expect(!request.url.absoluteString.contains("test-key"))
+            #expect(request.headerFields["Authorization"] == "Bearer test-key")
         }
-        #expect(Set(servicer.requests.compactMap(\.url?.path)) == [
+        #expect(Set(servicer.requests.map(\.url.path)) == [
             "/v2/snapshot/locale/us/markets/stocks/tickers/AAPL",
             "/v2/snapshot/locale/us/markets/stocks/tickers/MSFT",
             "/v2/snapshot/locale/us/markets/stocks/tickers/ZZZZ",
@@ -109,7 +106,7 @@ import Testing
 
     @Test func theProductionHostIsPolygons() throws {
         let production = PolygonBroker(context: ServiceContext(servicer: NoNetwork()), credentials: PolygonCredentials(apiKey: "test-key"))
-        #expect(try production.factory.snapshot("AAPL").get().urlRequest.url?.host == "api.polygon.io")
+        #expect(try production.factory.snapshot("AAPL").get().httpRequest.url.host == "api.polygon.io")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -125,7 +122,7 @@ import Testing
     @Test func validationSnapshotsAAPL() async throws {
         let servicer = try FixtureRoutesServicer(broker: "polygon")
         #expect(try await broker(servicer: servicer).validateCredentials() == "Polygon API key")
-        #expect(servicer.requests.map(\.url?.absoluteString) == ["http://127.0.0.1:8932/v2/snapshot/locale/us/markets/stocks/tickers/AAPL"])
+        #expect(servicer.requests.map(\.url.absoluteString) == ["http://127.0.0.1:8932/v2/snapshot/locale/us/markets/stocks/tickers/AAPL"])
         await #expect(throws: BrokerError.unauthorized(hint: "check POLYGON_API_KEY")) {
             try await broker(key: "wrong-key", servicer: servicer).validateCredentials()
         }

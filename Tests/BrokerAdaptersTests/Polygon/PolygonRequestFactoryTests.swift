@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 @testable import BrokerAdapters
@@ -15,19 +12,19 @@ import Testing
     @Test func snapshotIsOneGETWithABearerKey() throws {
         let factory = PolygonRequestFactory(baseURL: production, credentials: credentials, userAgent: "commonbroker/test")
         let request = try factory.snapshot("AAPL").get()
-        #expect(request.urlRequest.httpMethod == "GET")
-        #expect(request.urlRequest.url?.absoluteString == "https://api.polygon.io/v2/snapshot/locale/us/markets/stocks/tickers/AAPL")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "Authorization") == "Bearer test-key")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "User-Agent") == "commonbroker/test")
+        #expect(request.httpRequest.method == "GET")
+        #expect(request.httpRequest.url.absoluteString == "https://api.polygon.io/v2/snapshot/locale/us/markets/stocks/tickers/AAPL")
+        #expect(request.httpRequest.headerFields["Authorization"] == "Bearer test-key")
+        #expect(request.httpRequest.headerFields["Accept"] == "application/json")
+        #expect(request.httpRequest.headerFields["User-Agent"] == "commonbroker/test")
         #expect(request.secretNames == ["Authorization", "apiKey"])
         #expect(request.credentialHint == "check POLYGON_API_KEY")
-        #expect(request.urlRequest.url?.absoluteString.contains("test-key") == false)
+        #expect(request.httpRequest.url.absoluteString.contains("test-key") == false)
     }
 
     @Test func tickersGoOutCanonicalAndStayInTheirPathSegment() throws {
         let factory = PolygonRequestFactory(baseURL: production, credentials: credentials)
-        let url = { (ticker: String) in try factory.snapshot(ticker).get().urlRequest.url?.absoluteString }
+        let url = { (ticker: String) in try factory.snapshot(ticker).get().httpRequest.url.absoluteString }
         #expect(try url("msft") == "https://api.polygon.io\(snapshotPath)MSFT")
         #expect(try url("BRK.B") == "https://api.polygon.io\(snapshotPath)BRK.B")
         #expect(try url("BRK/B") == "https://api.polygon.io\(snapshotPath)BRK%2FB")
@@ -36,9 +33,9 @@ import Testing
 
     @Test func theBaseURLIsConfigurable() throws {
         let massive = PolygonRequestFactory(baseURL: .success(PolygonBroker.massiveBaseURL), credentials: credentials)
-        #expect(try massive.snapshot("AAPL").get().urlRequest.url?.absoluteString == "https://api.massive.com\(snapshotPath)AAPL")
+        #expect(try massive.snapshot("AAPL").get().httpRequest.url.absoluteString == "https://api.massive.com\(snapshotPath)AAPL")
         let local = PolygonRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8932/polygon/")!), credentials: credentials)
-        #expect(try local.snapshot("AAPL").get().urlRequest.url?.absoluteString == "http://127.0.0.1:8932/polygon\(snapshotPath)AAPL")
+        #expect(try local.snapshot("AAPL").get().httpRequest.url.absoluteString == "http://127.0.0.1:8932/polygon\(snapshotPath)AAPL")
     }
 
     @Test func theHintNamesTheConfiguredVariable() throws {

@@ -37,10 +37,10 @@ import Testing
 
     @Test func aFailedBalanceFailsTheCall() async throws {
         let servicer = FixtureRoutesServicer { request throws(BrokerError) in
-            if request.url?.path == "/v1/user/profile" {
+            if request.url.path == "/v1/user/profile" {
                 return HTTPResponse(status: 200, body: try! TradierFixtures.data("profile-two-accounts.json"))
             }
-            if request.url?.path.contains("6YA05709") == true { return HTTPResponse(status: 500) }
+            if request.url.path.contains("6YA05709") { return HTTPResponse(status: 500) }
             return HTTPResponse(status: 200, body: try! TradierFixtures.data("balances-margin.json"))
         }
         await #expect(throws: BrokerError.server(status: 500)) { try await broker(servicer).balances() }

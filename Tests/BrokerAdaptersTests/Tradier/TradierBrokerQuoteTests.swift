@@ -132,7 +132,7 @@ import Testing
             context: ServiceContext(baseURLOverrides: ["tradier": URL(string: "http://127.0.0.1:8123")!], servicer: servicer),
             credentials: TradierCredentials(token: "test-token"))
         _ = try await local.quotes(for: ["AAPL"])
-        #expect(servicer.sent.map { $0.request.url?.host } == ["sandbox.tradier.com", "127.0.0.1"])
+        #expect(servicer.sent.map { $0.request.url.host } == ["sandbox.tradier.com", "127.0.0.1"])
     }
 
     @Test func rejectedTokenSaysWhichVariableToCheck() async throws {
@@ -207,7 +207,7 @@ import Testing
     @Test func aFailedBatchFailsTheWholeCall() async throws {
         let symbols = (0..<150).map { "S\($0)" }
         let servicer = FixtureRoutesServicer { request throws(BrokerError) in
-            if request.url?.query?.contains("S120") == true { return HTTPResponse(status: 503) }
+            if request.url.query?.contains("S120") == true { return HTTPResponse(status: 503) }
             return HTTPResponse(status: 200, body: Data(#"{"quotes":{"quote":{"symbol":"S1","last":2}}}"#.utf8))
         }
         await #expect(throws: BrokerError.server(status: 503)) { try await broker(servicer).quotes(for: symbols) }

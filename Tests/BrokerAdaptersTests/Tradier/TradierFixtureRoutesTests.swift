@@ -1,9 +1,6 @@
 import BrokerAdapters
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 
@@ -54,7 +51,7 @@ import Testing
     @Test func factoryRequestsFindTheirRoutes() throws {
         let routes = try FixtureRoutes.load(broker: "tradier")
         func routeName(_ request: Result<Request<TradierQuotesEnvelope>, RequestConstructionError>) throws -> String? {
-            routes.route(for: try request.get().urlRequest)?.name
+            routes.route(for: try request.get().httpRequest)?.name
         }
         #expect(try routeName(factory.quotes(["AAPL"])) == "quotes-one")
         #expect(try routeName(factory.quotes(["AAPL", "MSFT"])) == "quotes-two")
@@ -63,23 +60,23 @@ import Testing
         #expect(try routeName(factory.quotes(["AAPL", "ZVZZT"])) == "quotes-nulls")
         #expect(try routeName(factory.quotes(["BRK.B"])) == "quotes-brk")
         #expect(try routeName(factory.quotes(["IBM"])) == "no fixture for this query /v1/markets/quotes")
-        #expect(routes.route(for: try factory.profile().get().urlRequest)?.name == "profile")
-        #expect(routes.route(for: try factory.balances(accountID: "6YA05708").get().urlRequest)?.name == "balances-margin")
-        #expect(routes.route(for: try factory.streamSession().get().urlRequest)?.name == "stream-session")
-        #expect(routes.route(for: try factory.positions(accountID: "6YA05708").get().urlRequest)?.name == "positions")
-        #expect(routes.route(for: try factory.positions(accountID: "VA000001").get().urlRequest)?.name == "positions-null: none is the string \"null\"")
-        #expect(routes.route(for: try factory.orders(accountID: "6YA05708").get().urlRequest)?.name == "orders")
-        #expect(routes.route(for: try factory.order(accountID: "6YA05708", id: OrderID("228175")).get().urlRequest)?.name == "order 228175")
+        #expect(routes.route(for: try factory.profile().get().httpRequest)?.name == "profile")
+        #expect(routes.route(for: try factory.balances(accountID: "6YA05708").get().httpRequest)?.name == "balances-margin")
+        #expect(routes.route(for: try factory.streamSession().get().httpRequest)?.name == "stream-session")
+        #expect(routes.route(for: try factory.positions(accountID: "6YA05708").get().httpRequest)?.name == "positions")
+        #expect(routes.route(for: try factory.positions(accountID: "VA000001").get().httpRequest)?.name == "positions-null: none is the string \"null\"")
+        #expect(routes.route(for: try factory.orders(accountID: "6YA05708").get().httpRequest)?.name == "orders")
+        #expect(routes.route(for: try factory.order(accountID: "6YA05708", id: OrderID("228175")).get().httpRequest)?.name == "order 228175")
         let order = try OrderRequest(symbol: "AAPL", side: .buy, quantity: 1, type: .market, timeInForce: .day, clientOrderID: ClientOrderID("c-1"))
-        #expect(routes.route(for: try factory.placeOrder(accountID: "6YA05708", order).get().urlRequest)?.name == "place-order")
-        #expect(routes.route(for: try factory.modifyOrder(accountID: "6YA05708", id: OrderID("228175"), order).get().urlRequest)?.name == "modify-order 228175")
-        #expect(routes.route(for: try factory.cancelOrder(accountID: "6YA05708", id: OrderID("228175")).get().urlRequest)?.name == "cancel-order 228175")
+        #expect(routes.route(for: try factory.placeOrder(accountID: "6YA05708", order).get().httpRequest)?.name == "place-order")
+        #expect(routes.route(for: try factory.modifyOrder(accountID: "6YA05708", id: OrderID("228175"), order).get().httpRequest)?.name == "modify-order 228175")
+        #expect(routes.route(for: try factory.cancelOrder(accountID: "6YA05708", id: OrderID("228175")).get().httpRequest)?.name == "cancel-order 228175")
     }
 
     @Test func otherTokensGetThePlainText401() throws {
         let routes = try FixtureRoutes.load(broker: "tradier")
         let wrong = TradierRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8123")!), credentials: TradierCredentials(token: "other"))
-        for request in [try wrong.quotes(["AAPL"]).get().urlRequest, try wrong.profile().get().urlRequest, try wrong.streamSession().get().urlRequest] {
+        for request in [try wrong.quotes(["AAPL"]).get().httpRequest, try wrong.profile().get().httpRequest, try wrong.streamSession().get().httpRequest] {
             let response = try routes.answer(request)
             #expect(response.status == 401)
             #expect(String(decoding: response.body, as: UTF8.self) == "Invalid Access Token")
@@ -91,8 +88,8 @@ import Testing
     @Test func withoutAcceptTheAnswerIsXMLAndUndecodable() throws {
         let routes = try FixtureRoutes.load(broker: "tradier")
         let request = try factory.quotes(["AAPL"]).get()
-        var bare = request.urlRequest
-        bare.setValue(nil, forHTTPHeaderField: "Accept")
+        var bare = request.httpRequest
+        bare.headerFields["Accept"] = nil
         let response = try routes.answer(bare)
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/xml")
@@ -101,7 +98,7 @@ import Testing
 
     @Test func rateLimitRouteCarriesBothHeaders() throws {
         let routes = try FixtureRoutes.load(broker: "tradier")
-        let response = try routes.answer(try factory.quotes(["LIMIT"]).get().urlRequest)
+        let response = try routes.answer(try factory.quotes(["LIMIT"]).get().httpRequest)
         #expect(response.status == 429)
         #expect(response.header("X-Ratelimit-Expiry") == "1731528960000")
         #expect(response.header("Retry-After") == "30")

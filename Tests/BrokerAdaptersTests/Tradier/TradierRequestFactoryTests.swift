@@ -1,9 +1,6 @@
 import BrokerAdapters
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 
@@ -13,55 +10,55 @@ import Testing
         TradierRequestFactory(baseURL: .success(TradierRequestFactory.productionURL), credentials: credentials, userAgent: "commonbroker/test")
     }
 
-    func expectTradierHeaders(_ request: URLRequest) {
-        #expect(request.httpMethod == "GET")
-        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer test-token")
-        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(request.value(forHTTPHeaderField: "User-Agent") == "commonbroker/test")
+    func expectTradierHeaders(_ request: HTTPRequest) {
+        #expect(request.method == "GET")
+        #expect(request.headerFields["Authorization"] == "Bearer test-token")
+        #expect(request.headerFields["Accept"] == "application/json")
+        #expect(request.headerFields["User-Agent"] == "commonbroker/test")
     }
 
     @Test func quotesForOneAndSeveralSymbols() throws {
         let one = try factory.quotes(["AAPL"]).get()
-        #expect(one.urlRequest.url?.absoluteString == "https://api.tradier.com/v1/markets/quotes?symbols=AAPL&greeks=false")
-        expectTradierHeaders(one.urlRequest)
+        #expect(one.httpRequest.url.absoluteString == "https://api.tradier.com/v1/markets/quotes?symbols=AAPL&greeks=false")
+        expectTradierHeaders(one.httpRequest)
         #expect(one.secretNames == ["Authorization"])
         #expect(one.credentialHint == "check TRADIER_TOKEN")
 
         let two = try factory.quotes(["aapl", "MSFT"]).get()
-        #expect(two.urlRequest.url?.absoluteString == "https://api.tradier.com/v1/markets/quotes?symbols=AAPL,MSFT&greeks=false")
+        #expect(two.httpRequest.url.absoluteString == "https://api.tradier.com/v1/markets/quotes?symbols=AAPL,MSFT&greeks=false")
     }
 
     /// Tradier spells share classes with a slash (reference §1.2).
     @Test func shareClassesUseTheSlash() throws {
         let request = try factory.quotes(["AAPL", "brk.b", "BF/B"]).get()
-        #expect(request.urlRequest.url?.absoluteString == "https://api.tradier.com/v1/markets/quotes?symbols=AAPL,BRK/B,BF/B&greeks=false")
+        #expect(request.httpRequest.url.absoluteString == "https://api.tradier.com/v1/markets/quotes?symbols=AAPL,BRK/B,BF/B&greeks=false")
         #expect(TradierSymbol.wire("BRK.B") == "BRK/B")
         #expect(TradierSymbol.wire("SPY") == "SPY")
     }
 
     @Test func profileAndBalances() throws {
         let profile = try factory.profile().get()
-        #expect(profile.urlRequest.url?.absoluteString == "https://api.tradier.com/v1/user/profile")
-        expectTradierHeaders(profile.urlRequest)
+        #expect(profile.httpRequest.url.absoluteString == "https://api.tradier.com/v1/user/profile")
+        expectTradierHeaders(profile.httpRequest)
         #expect(profile.secretNames == ["Authorization"])
 
         let balances = try factory.balances(accountID: "6YA05708").get()
-        #expect(balances.urlRequest.url?.absoluteString == "https://api.tradier.com/v1/accounts/6YA05708/balances")
-        expectTradierHeaders(balances.urlRequest)
+        #expect(balances.httpRequest.url.absoluteString == "https://api.tradier.com/v1/accounts/6YA05708/balances")
+        expectTradierHeaders(balances.httpRequest)
         // An account id can never change the path.
         let odd = try factory.balances(accountID: "../orders?x=1").get()
-        #expect(odd.urlRequest.url?.absoluteString == "https://api.tradier.com/v1/accounts/..%2Forders%3Fx=1/balances")
+        #expect(odd.httpRequest.url.absoluteString == "https://api.tradier.com/v1/accounts/..%2Forders%3Fx=1/balances")
     }
 
     @Test func sandboxAndOverriddenBaseURLs() throws {
         let sandbox = TradierRequestFactory(baseURL: .success(TradierRequestFactory.sandboxURL), credentials: credentials)
-        #expect(try sandbox.profile().get().urlRequest.url?.absoluteString == "https://sandbox.tradier.com/v1/user/profile")
-        #expect(try sandbox.profile().get().urlRequest.value(forHTTPHeaderField: "User-Agent") == "commonbroker/0.1")
+        #expect(try sandbox.profile().get().httpRequest.url.absoluteString == "https://sandbox.tradier.com/v1/user/profile")
+        #expect(try sandbox.profile().get().httpRequest.headerFields["User-Agent"] == "commonbroker/0.1")
 
         let local = TradierRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8123")!), credentials: credentials)
-        #expect(try local.quotes(["AAPL"]).get().urlRequest.url?.absoluteString == "http://127.0.0.1:8123/v1/markets/quotes?symbols=AAPL&greeks=false")
+        #expect(try local.quotes(["AAPL"]).get().httpRequest.url.absoluteString == "http://127.0.0.1:8123/v1/markets/quotes?symbols=AAPL&greeks=false")
         let prefixed = TradierRequestFactory(baseURL: .success(URL(string: "http://127.0.0.1:8123/tradier/")!), credentials: credentials)
-        #expect(try prefixed.profile().get().urlRequest.url?.absoluteString == "http://127.0.0.1:8123/tradier/v1/user/profile")
+        #expect(try prefixed.profile().get().httpRequest.url.absoluteString == "http://127.0.0.1:8123/tradier/v1/user/profile")
     }
 
     @Test func missingOrBlankTokens() {

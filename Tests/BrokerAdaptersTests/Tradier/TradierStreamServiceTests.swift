@@ -1,9 +1,6 @@
 import BrokerAdapters
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 
@@ -73,11 +70,11 @@ import Testing
 
         let post = try #require(servicer.sent.first)
         #expect(servicer.sent.count == 1)
-        #expect(post.request.httpMethod == "POST")
+        #expect(post.request.method == "POST")
         #expect(post.url == "http://127.0.0.1:8123/v1/markets/events/session")
-        #expect(post.request.value(forHTTPHeaderField: "Authorization") == "Bearer test-token")
-        #expect(post.request.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(post.request.value(forHTTPHeaderField: "Content-Length") == "0")
+        #expect(post.request.headerFields["Authorization"] == "Bearer test-token")
+        #expect(post.request.headerFields["Accept"] == "application/json")
+        #expect(post.request.headerFields["Content-Length"] == "0")
         #expect(post.secretNames == ["Authorization"])
         #expect(socket.connectedURL == URL(string: "ws://127.0.0.1:8123/v1/markets/events"))
         #expect(socket.unreadSent.isEmpty, "nothing is sent before the hub subscribes")
@@ -307,13 +304,13 @@ import Testing
         let factory = TradierRequestFactory(
             baseURL: .success(TradierRequestFactory.productionURL), credentials: TradierCredentials(token: "test-token"), userAgent: "commonbroker/test")
         let request = try factory.streamSession().get()
-        #expect(request.urlRequest.url?.absoluteString == "https://api.tradier.com/v1/markets/events/session")
-        #expect(request.urlRequest.httpMethod == "POST")
-        #expect(request.urlRequest.httpBody == Data())
-        #expect(request.urlRequest.value(forHTTPHeaderField: "Authorization") == "Bearer test-token")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "Content-Length") == "0")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "User-Agent") == "commonbroker/test")
+        #expect(request.httpRequest.url.absoluteString == "https://api.tradier.com/v1/markets/events/session")
+        #expect(request.httpRequest.method == "POST")
+        #expect(request.httpRequest.body == Data())
+        #expect(request.httpRequest.headerFields["Authorization"] == "Bearer test-token")
+        #expect(request.httpRequest.headerFields["Accept"] == "application/json")
+        #expect(request.httpRequest.headerFields["Content-Length"] == "0")
+        #expect(request.httpRequest.headerFields["User-Agent"] == "commonbroker/test")
         #expect(request.secretNames == ["Authorization"])
         #expect(request.credentialHint == "check TRADIER_TOKEN")
         let body = try FixtureFiles.data("tradier", "stream-session.json")

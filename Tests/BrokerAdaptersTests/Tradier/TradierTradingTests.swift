@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 @testable import BrokerAdapters
@@ -183,10 +180,10 @@ import Testing
         let placed = try await broker(servicer).place(order)
         #expect(servicer.sent.map(\.url) == ["https://sandbox.tradier.com/v1/user/profile", "https://sandbox.tradier.com/v1/accounts/6YA05708/orders"])
         let sent = try #require(servicer.requests.last)
-        #expect(sent.httpMethod == "POST")
-        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
-        #expect(sent.value(forHTTPHeaderField: "Accept") == "application/json")
-        #expect(sent.value(forHTTPHeaderField: "Authorization") == "Bearer test-token")
+        #expect(sent.method == "POST")
+        #expect(sent.headerFields["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(sent.headerFields["Accept"] == "application/json")
+        #expect(sent.headerFields["Authorization"] == "Bearer test-token")
         #expect(servicer.sent.last?.secretNames == ["Authorization"])
         #expect(T.body(sent) == "class=equity&symbol=AAPL&side=buy&quantity=10&type=limit&duration=day&price=150.25&tag=cb-0101")
         #expect(placed == Order(request: order, id: OrderID("257459"), status: .pending, createdAt: Self.now, updatedAt: Self.now))
@@ -249,9 +246,9 @@ import Testing
         let servicer = try routes()
         let tradier = broker(servicer, accountID: "6YA05708")
         try await tradier.cancel(id: OrderID("228175"))
-        #expect(servicer.requests.first?.httpMethod == "DELETE")
-        #expect(servicer.requests.first?.url?.absoluteString == "https://sandbox.tradier.com/v1/accounts/6YA05708/orders/228175")
-        #expect(servicer.requests.first?.httpBody == nil)
+        #expect(servicer.requests.first?.method == "DELETE")
+        #expect(servicer.requests.first?.url.absoluteString == "https://sandbox.tradier.com/v1/accounts/6YA05708/orders/228175")
+        #expect(servicer.requests.first?.body == nil)
         #expect(await T.thrown { () async throws(BrokerError) in try await tradier.cancel(id: OrderID("228176")) }
             == .orderRejected(reason: "Order is not in a cancelable state."))
         #expect(await T.thrown { () async throws(BrokerError) in try await tradier.cancel(id: OrderID("")) }
@@ -263,11 +260,11 @@ import Testing
         let servicer = try routes()
         let wanted = T.request("AAPL", .buy, "50", .stopLimit(stop: 151, limit: exactDecimal("151.5")), .gtc, clientOrderID: "ignored")
         let changed = try await broker(servicer, accountID: "6YA05708").replace(id: OrderID("228175"), wanted)
-        #expect(servicer.requests.map { "\($0.httpMethod ?? "") \($0.url?.absoluteString ?? "")" } == [
+        #expect(servicer.requests.map { "\($0.method) \($0.url.absoluteString)" } == [
             "GET https://sandbox.tradier.com/v1/accounts/6YA05708/orders/228175?includeTags=true",
             "PUT https://sandbox.tradier.com/v1/accounts/6YA05708/orders/228175",
         ])
-        #expect(servicer.requests.last?.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
+        #expect(servicer.requests.last?.headerFields["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(T.body(servicer.requests.last) == "type=stop_limit&duration=gtc&price=151.5&stop=151")
         // The order keeps its id and its tag; Tradier has taken the change, not yet listed it.
         #expect(changed == Order(
@@ -280,7 +277,7 @@ import Testing
         let moreShares = T.request("AAPL", .buy, "60", .limit(151), clientOrderID: "c")
         let error = await T.thrown { () async throws(BrokerError) in try await broker(servicer, accountID: "6YA05708").replace(id: OrderID("228175"), moreShares) }
         #expect(error == .orderRejected(reason: "Tradier changes only an order's type, prices and duration; to change its symbol, side or quantity, cancel it and place a new one"))
-        #expect(servicer.requests.map(\.httpMethod) == ["GET"])
+        #expect(servicer.requests.map(\.method) == ["GET"])
     }
 
     @Test func aClosedOrderIsNotChanged() async throws {
@@ -290,7 +287,7 @@ import Testing
             try await broker(servicer, accountID: "6YA05708").replace(id: OrderID("228176"), T.request("SPY", .sellShort, "10", .limit(451), clientOrderID: "c"))
         }
         #expect(error == .orderRejected(reason: "order 228176 is filled, not open; nothing to change"))
-        #expect(servicer.requests.map(\.httpMethod) == ["GET"])
+        #expect(servicer.requests.map(\.method) == ["GET"])
     }
 
     // MARK: Live trading

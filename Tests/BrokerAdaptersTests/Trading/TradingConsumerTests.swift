@@ -96,7 +96,7 @@ private struct BoxedOrderService: OrderService {
         let alpacaTicket = TicketModel(place: alpaca(alpacaServicer).placeOrder)
         await alpacaTicket.submit(order)
         #expect(alpacaTicket.shown == "pending 6f8a2b4c-0d1e-4f3a-9b5c-7d8e9f0a1b2c")
-        #expect(alpacaServicer.requests.map(\.httpMethod) == ["POST"])
+        #expect(alpacaServicer.requests.map(\.method) == ["POST"])
 
         let tradierServicer = try FixtureRoutesServicer(broker: "tradier")
         let tradierTicket = TicketModel(place: tradier(tradierServicer).placeOrder)
@@ -114,11 +114,11 @@ private struct BoxedOrderService: OrderService {
     @Test func aUseSiteThatTakesSomeOrderServiceWorksWithEveryBroker() async throws {
         let alpacaServicer = try FixtureRoutesServicer(broker: "alpaca")
         #expect(try await cancelOpenOrders(of: "AAPL", at: alpaca(alpacaServicer)) == [OrderID("61e69015-8549-4bfd-b9c3-01e75843f47d")])
-        #expect(alpacaServicer.requests.map(\.httpMethod) == ["GET", "DELETE"])
+        #expect(alpacaServicer.requests.map(\.method) == ["GET", "DELETE"])
 
         let tradierServicer = try FixtureRoutesServicer(broker: "tradier")
         #expect(try await cancelOpenOrders(of: "AAPL", at: tradier(tradierServicer)) == [OrderID("228175")])
-        #expect(tradierServicer.requests.map(\.httpMethod) == ["GET", "DELETE"])
+        #expect(tradierServicer.requests.map(\.method) == ["GET", "DELETE"])
 
         // And with an OrderService made of mocked boxes: the cancels it asked for are the inputs seen.
         let open = Order(request: order, id: OrderID("o-7"), status: .accepted, createdAt: Self.now, updatedAt: Self.now)

@@ -1,9 +1,7 @@
 import BrokerAdapters
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Networking
 
 /// Small helpers the trading tests share.
 enum TradingTestSupport {
@@ -38,7 +36,7 @@ enum TradingTestSupport {
     }
 
     /// The body a request carries, as text.
-    static func body(_ request: URLRequest?) -> String? {
-        request?.httpBody.map { String(decoding: $0, as: UTF8.self) }
+    static func body(_ request: HTTPRequest?) -> String? {
+        request?.body.map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -1,8 +1,5 @@
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,14 +14,14 @@ import Testing
 /// and TLS with the throwaway CA.
 @Suite struct SocketRequestServicerConnectionTests {
     private func get(_ servicer: SocketRequestServicer, _ url: URL) async throws(BrokerError) -> HTTPResponse {
-        try await servicer.send(URLRequest(url: url), secretNames: [])
+        try await servicer.send(HTTPRequest(url: url), secretNames: [])
     }
 
     private func post(_ servicer: SocketRequestServicer, _ url: URL, body: String) async throws(BrokerError) -> HTTPResponse {
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
-        request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        var request = HTTPRequest(url: url)
+        request.method = "POST"
+        request.body = Data(body.utf8)
+        request.headerFields["Content-Type"] = "text/plain"
         return try await servicer.send(request, secretNames: [])
     }
 

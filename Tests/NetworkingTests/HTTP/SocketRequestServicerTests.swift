@@ -1,9 +1,6 @@
 import TestSupport
 import Domain
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Networking
 import Testing
 
@@ -17,7 +14,7 @@ import Testing
         let servicer = SocketRequestServicer()
         let request = SelftestRequests.quotes(baseURL: server.baseURL, marker: marker)
 
-        let response = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
+        let response = try await servicer.send(request.httpRequest, secretNames: request.secretNames)
 
         #expect(response.status == 200)
         #expect(response.body == (try SelftestRequests.bytes(of: "quotes.json")))
@@ -44,7 +41,7 @@ import Testing
         let servicer = SocketRequestServicer()
         let request = SelftestRequests.quotes(baseURL: server.baseURL, authorized: false, marker: marker)
 
-        let raw = try await servicer.send(request.urlRequest, secretNames: request.secretNames)
+        let raw = try await servicer.send(request.httpRequest, secretNames: request.secretNames)
         let error = await brokerError { () async throws(BrokerError) in try await servicer.perform(request) }
 
         #expect(raw.status == 401)
@@ -87,7 +84,7 @@ import Testing
         let request = SelftestRequests.quotes(baseURL: server.baseURL, path: "/v1/slow", marker: marker)
         let started = ContinuousClock.now
 
-        let error = await brokerError { () async throws(BrokerError) in try await servicer.send(request.urlRequest, secretNames: []) }
+        let error = await brokerError { () async throws(BrokerError) in try await servicer.send(request.httpRequest, secretNames: []) }
 
         guard case .network(let detail)? = error else {
             Issue.record("expected a network error, got \(String(describing: error))")
@@ -103,7 +100,7 @@ import Testing
         let request = SelftestRequests.quotes(baseURL: server.baseURL, path: "/v1/drop", marker: marker)
 
         let error = await brokerError { () async throws(BrokerError) in
-            try await SocketRequestServicer().send(request.urlRequest, secretNames: [])
+            try await SocketRequestServicer().send(request.httpRequest, secretNames: [])
         }
 
         #expect(error == .network("connection closed without a response (127.0.0.1:\(server.port))"))
@@ -124,7 +121,7 @@ import Testing
         let request = SelftestRequests.quotes(baseURL: URL(string: "http://127.0.0.1:\(port)")!, apiKey: SelftestRequests.apiKey)
 
         let error = await brokerError { () async throws(BrokerError) in
-            try await SocketRequestServicer().send(request.urlRequest, secretNames: request.secretNames)
+            try await SocketRequestServicer().send(request.httpRequest, secretNames: request.secretNames)
         }
 
         #expect(error == .network("connection refused (127.0.0.1:\(port))"))
@@ -136,7 +133,7 @@ import Testing
         let servicer = SocketRequestServicer()
         let request = SelftestRequests.quotes(baseURL: server.baseURL, path: "/v1/slow", marker: marker)
         let task = Task { () async -> BrokerError? in
-            await brokerError { () async throws(BrokerError) in try await servicer.send(request.urlRequest, secretNames: []) }
+            await brokerError { () async throws(BrokerError) in try await servicer.send(request.httpRequest, secretNames: []) }
         }
         try await server.waitForRequest(path: "/v1/slow", marker: marker)
         let cancelled = ContinuousClock.now
@@ -157,7 +154,7 @@ import Testing
 
         let task = Task { () async -> BrokerError? in
             withUnsafeCurrentTask { $0?.cancel() }
-            return await brokerError { () async throws(BrokerError) in try await servicer.send(request.urlRequest, secretNames: []) }
+            return await brokerError { () async throws(BrokerError) in try await servicer.send(request.httpRequest, secretNames: []) }
         }
 
         #expect(await task.value == .cancelled)
