@@ -2,9 +2,9 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 PREFIX ?= /usr/local
-# Debian packages the build, the demo and the tests need.
-# libcurl's link-time file: Foundation's networking, linked statically into the release binary, needs it.
-APT_BUILD := libncurses-dev libssl-dev pkg-config libcurl4-openssl-dev
+# Debian packages the build, the demo and the tests need. (No libcurl: nothing links FoundationNetworking,
+# the app speaks HTTP itself.)
+APT_BUILD := libncurses-dev libssl-dev pkg-config
 APT_TEST := tmux python3-venv openssl nats-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
