@@ -139,7 +139,8 @@ FUZZ_SOURCES_WebSocketFrameCodec := $(addprefix $(FUZZ_WS)/,WebSocketFrame.swift
 	WebSocketMessageAssembler.swift WebSocketOpcode.swift WebSocketProtocolError.swift WebSocketMaskingKey.swift \
 	WebSocketCloseFrame.swift WebSocketUTF8Validator.swift WebSocketConnection.swift WebSocketCertificateRejection.swift)
 FUZZ_SOURCES_WebSocketHandshake := $(addprefix $(FUZZ_WS)/,WebSocketHandshake.swift WebSocketEndpoint.swift SHA1.swift \
-	WebSocketConnection.swift WebSocketCertificateRejection.swift) Sources/Networking/Redaction.swift
+	WebSocketConnection.swift WebSocketCertificateRejection.swift) Sources/Networking/Redaction.swift \
+	$(addprefix Sources/Networking/HTTP/,HTTPRequest.swift HTTPHeaderFields.swift)
 FUZZ_SOURCES_StreamJSONScanner := $(FUZZ_STREAMING)
 FUZZ_NATS := Sources/Networking/NATS
 FUZZ_SOURCES_NATSProtocolParser := $(addprefix $(FUZZ_NATS)/,NATSProtocolParser.swift NATSProtocolEncoder.swift NATSFrame.swift \
