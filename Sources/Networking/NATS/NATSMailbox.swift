@@ -119,22 +119,12 @@ final class NATSMailbox<Element: Sendable>: Sendable {
             case .end: return nil
             case .wait: break
             }
-            if Task.isCancelled {
-                cancel()
-                return nil
+            let parked = await state.parkConsumer(isolation: actor, onCancel: { [self] in cancel() }) { state, continuation in
+                guard state.count == 0, !state.isFinished, !state.isCancelled else { return false }
+                state.waiter = continuation
+                return true
             }
-            await withTaskCancellationHandler {
-                await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
-                    let resumeNow = state.withLock { state in
-                        if state.count > 0 || state.isFinished || state.isCancelled { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
-                }
-            } onCancel: {
-                cancel()
-            }
+            if !parked { return nil }
         }
     }
 }
