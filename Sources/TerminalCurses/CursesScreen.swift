@@ -67,6 +67,20 @@ final class CursesScreen {
         pairs = CursesColorPairTable(capacity: colorMode == .off ? 0 : Int(cb_color_pairs()))
         size = ScreenSize(columns: Int(cb_cols()), rows: Int(cb_lines()))
         TerminalSignals.armEmergencyRestore(resetSequence: Self.resetSequence())
+        Self.bufferOutput()
+    }
+
+    /// Until a screen has once come back from `endwin`, ncurses (6.4, lib_mvcur.c) flushes its output
+    /// after every cursor move, because it cannot tell a curses program's moves from a terminfo-level
+    /// caller's: a frame of 20 changed prices went out as 20 write(2)s of 10–70 bytes, each waking the
+    /// terminal on the other side of the pty. One round trip through `endwin` and `doupdate` (the path
+    /// a Ctrl-Z and `fg` take) leaves that state, and a frame is then written whole at the end of
+    /// `doupdate`. It happens before the first frame, on a screen still blank.
+    private static func bufferOutput() {
+        endwin()
+        doupdate()
+        // endwin switched the keypad's application mode off; curses switches it back only when asked.
+        keypad(cb_stdscr(), true)
     }
 
     /// The bytes that undo what curses did to the terminal, precomputed for the crash path, which
