@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h>, for the app's start-up memory settings (CommonBrokerApp's ProcessMemory).
         .systemLibrary(name: "CGlibcMalloc"),
+        // glibc's ppoll(2), for waits to the nanosecond on the WebSocket I/O thread (Networking's WebSocketPoller).
+        .systemLibrary(name: "CGlibcPoll"),
 
         // Layers, innermost first. Each depends only on layers beneath it.
         // The project's lock, `Locked`: a POSIX mutex, which ThreadSanitizer understands (`make test-tsan`).
@@ -26,7 +28,11 @@ let package = Package(
         // How text from outside is shown safely (escaped), the same on screen, stderr and in print.
         .target(name: "TextSafety", swiftSettings: strict),
         .target(name: "Domain", dependencies: ["TextSafety", "Locking"], swiftSettings: strict),
-        .target(name: "Networking", dependencies: ["Domain", "TextSafety", "COpenSSL", "Locking"], swiftSettings: strict),
+        .target(
+            name: "Networking",
+            dependencies: ["Domain", "TextSafety", "COpenSSL", "Locking", .target(name: "CGlibcPoll", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         .target(name: "BrokerAdapters", dependencies: ["Domain", "Networking", "TextSafety", "Locking"], swiftSettings: strict),
         .target(name: "MarketDataHub", dependencies: ["Domain", "Locking"], swiftSettings: strict),
         .target(name: "Bus", dependencies: ["Domain", "Networking", "Locking"], swiftSettings: strict),

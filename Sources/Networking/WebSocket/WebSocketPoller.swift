@@ -1,5 +1,6 @@
 import Foundation
 #if canImport(Glibc)
+import CGlibcPoll
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -7,6 +8,10 @@ import Darwin
 
 /// One blocking poll() on a socket and a wake-up pipe: the only place the I/O thread sleeps. With no
 /// deadline it sleeps until the kernel has something for it, so an idle connection costs no CPU.
+///
+/// On Linux the wait is ppoll(2), to the nanosecond: a paced read (`WebSocketReadPacing`) wakes at its
+/// slot, where poll(2)'s whole milliseconds, rounded up, woke it up to a millisecond late, and every
+/// price read then waited that much longer for its frame (the learnt lead grew to cover it).
 enum WebSocketPoller {
     struct Readiness {
         var readable = false
@@ -26,7 +31,7 @@ enum WebSocketPoller {
         ]
         while true {
             let result = descriptors.withUnsafeMutableBufferPointer { buffer in
-                poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds(until: deadline))
+                wait(buffer, until: deadline)
             }
             if result < 0 {
                 if errno == EINTR { continue }
@@ -40,6 +45,29 @@ enum WebSocketPoller {
                 woken: descriptors[1].revents != 0
             )
         }
+    }
+
+#if os(Linux)
+    private static func wait(_ descriptors: UnsafeMutableBufferPointer<pollfd>, until deadline: ContinuousClock.Instant?) -> Int32 {
+        guard let timeout = timeout(until: deadline) else {
+            return cb_ppoll(descriptors.baseAddress, nfds_t(descriptors.count), nil, nil)
+        }
+        var remaining = timeout
+        return cb_ppoll(descriptors.baseAddress, nfds_t(descriptors.count), &remaining, nil)
+    }
+#else
+    private static func wait(_ descriptors: UnsafeMutableBufferPointer<pollfd>, until deadline: ContinuousClock.Instant?) -> Int32 {
+        poll(descriptors.baseAddress, nfds_t(descriptors.count), timeoutMilliseconds(until: deadline))
+    }
+#endif
+
+    /// What is left until `deadline` as ppoll(2) takes it; nil waits without end, zero when it has passed.
+    static func timeout(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant = .now) -> timespec? {
+        guard let deadline else { return nil }
+        let remaining = now.duration(to: deadline)
+        guard remaining > .zero else { return timespec(tv_sec: 0, tv_nsec: 0) }
+        let (seconds, attoseconds) = remaining.components
+        return timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
     }
 
     /// Rounded up, so a deadline 0.4 ms away does not turn into a busy poll(…, 0) loop.
