@@ -4,8 +4,8 @@ import Networking
 
 /// One broker stream over one WebSocket, driven by a `StreamSessionMachine`.
 ///
-/// A reader task decodes each frame outside the lock, then feeds the events to the machine under a
-/// `Locked` and carries out its actions while still holding it; the hub's subscribe and unsubscribe do the
+/// A reader task takes the frames waiting, decodes them outside the lock, then feeds their events to the
+/// machine under a `Locked` and carries out its actions while still holding it; the hub's subscribe and unsubscribe do the
 /// same. Outgoing messages are only queued under the lock, and one writer task sends them in queue order:
 /// what reaches the broker follows the order of the machine's decisions (an unsubscribe never overtakes
 /// the subscribe it undoes), and no one awaits while holding the lock.
@@ -62,13 +62,18 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
         }
         reader = Task {
             do {
-                for try await message in connection.messages {
+                // Everything the I/O thread read since the last wake-up, at once: a paced read hands over
+                // a frame interval's messages together, and they go through the machine under one lock.
+                while let messages = try await connection.messages.nextBatch() {
                     // Both brokers send JSON text; binary would be MessagePack, which we never ask for.
-                    guard case .text(let text) = message else { continue }
-                    // A frame that does not decode is skipped (see `receive(frame:)`); the connection's own
-                    // faults, which `messages` throws, are what end the session.
-                    let decoded = Result { try Machine.decode(text) }
-                    guard core.apply({ $0.receive(frame: decoded) }) else { return }
+                    // A frame that does not decode is skipped (see `receive(frame:)`); the connection's
+                    // own faults, which `messages` throws, are what end the session. Decoded outside the lock.
+                    let frames = messages.compactMap { message -> Result<[Machine.Event], any Error>? in
+                        guard case .text(let text) = message else { return nil }
+                        return Result { try Machine.decode(text) }
+                    }
+                    guard !frames.isEmpty else { continue }
+                    guard core.apply({ machine in frames.flatMap { machine.receive(frame: $0) } }) else { return }
                 }
                 core.end(.network("\(name) stream: connection closed by the server"))
             } catch {

@@ -6,7 +6,7 @@ import Foundation
 /// the frame codec and the message assembler outright (`WebSocketIOLoop`). It sleeps in a single poll()
 /// on the socket and a wake-up pipe, with a timeout only when a deadline is pending (the idle ping, the
 /// pong timeout, the close handshake), so a quiet connection costs no CPU and no timer spins. Decoded
-/// messages go into `messages`, an `AsyncThrowingStream`. Other threads never touch the socket:
+/// messages go into `messages` (`WebSocketMessages`). Other threads never touch the socket:
 /// `send` and `close` append to a mutex-protected request queue (`WebSocketIOChannel`) and write one
 /// byte to the pipe; the I/O thread performs the writes in order, which serializes them without holding
 /// a lock across I/O, and keeps SSL, which must not be used from two threads at once, on one thread.
@@ -26,16 +26,16 @@ final class LiveWebSocketConnection: WebSocketConnection {
         var maskingKeySource: @Sendable () -> WebSocketMaskingKey
     }
 
-    let messages: AsyncThrowingStream<WebSocketMessage, any Error>
+    let messages: WebSocketMessages
     private let configuration: Configuration
     private let channel: WebSocketIOChannel
-    private let messageContinuation: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+    private let messageContinuation: WebSocketMessages.Continuation
 
     init(configuration: Configuration) throws(WebSocketError) {
         self.configuration = configuration
         let channel = WebSocketIOChannel(wakePipe: try WebSocketWakePipe())
         self.channel = channel
-        (messages, messageContinuation) = AsyncThrowingStream.makeStream(bufferingPolicy: .unbounded)
+        (messages, messageContinuation) = WebSocketMessages.makeStream()
         // A consumer that stops listening (its task cancelled) no longer needs the connection.
         messageContinuation.onTermination = { termination in
             if case .cancelled = termination {

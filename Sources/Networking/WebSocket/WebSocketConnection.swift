@@ -39,7 +39,7 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
 /// An open WebSocket. `messages` yields every message until the connection ends: it finishes after a
 /// clean close and throws `WebSocketError` otherwise.
 public protocol WebSocketConnection: Sendable {
-    var messages: AsyncThrowingStream<WebSocketMessage, any Error> { get }
+    var messages: WebSocketMessages { get }
     func send(_ message: WebSocketMessage) async throws(WebSocketError)
     /// Starts the close handshake (or just tears down if it cannot) and finishes `messages`.
     func close(code: UInt16, reason: String) async

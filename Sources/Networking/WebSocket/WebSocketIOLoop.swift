@@ -22,7 +22,7 @@ final class WebSocketIOLoop {
     private let secretNames: Set<String>
     private let secretValues: [String]
     private let channel: WebSocketIOChannel
-    private let messages: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+    private let messages: WebSocketMessages.Continuation
     private var codec: WebSocketFrameCodec
     private var assembler: WebSocketMessageAssembler
     private var heartbeat: WebSocketHeartbeat
@@ -45,7 +45,7 @@ final class WebSocketIOLoop {
     private static let readsAfterFailedWrite = 128
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WebSocketIOLoop.readChunkSize, alignment: 1)
 
-    init(configuration: LiveWebSocketConnection.Configuration, channel: WebSocketIOChannel, messages: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation) {
+    init(configuration: LiveWebSocketConnection.Configuration, channel: WebSocketIOChannel, messages: WebSocketMessages.Continuation) {
         self.configuration = configuration.options
         handshake = configuration.handshake
         endpointDescription = "\(configuration.handshake.endpoint.host):\(configuration.handshake.endpoint.port)"

@@ -7,8 +7,8 @@ import Networking
 /// `serverCloses`, `serverDrops`) and reads what the client sent, in order (`nextSent`). It is its own
 /// connector and hands out one connection.
 final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Sendable {
-    let messages: AsyncThrowingStream<WebSocketMessage, any Error>
-    private let server: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+    let messages: WebSocketMessages
+    private let server: WebSocketMessages.Continuation
     private let sent = StreamSessionTestInbox<String>()
     private let record = Locked(Record())
     private let connectError: WebSocketError?
@@ -22,7 +22,7 @@ final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Se
 
     /// `connectError`: `connect` fails with it instead.
     init(connectError: WebSocketError? = nil) {
-        (messages, server) = AsyncThrowingStream.makeStream(of: WebSocketMessage.self, throwing: (any Error).self)
+        (messages, server) = WebSocketMessages.makeStream()
         self.connectError = connectError
     }
 

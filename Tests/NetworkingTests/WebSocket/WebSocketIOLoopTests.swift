@@ -8,12 +8,12 @@ import Testing
     private struct Run {
         let channel: WebSocketIOChannel
         let loop: WebSocketIOLoop
-        let messages: AsyncThrowingStream<WebSocketMessage, any Error>
+        let messages: WebSocketMessages
     }
 
     private func makeRun() throws -> Run {
         let channel = WebSocketIOChannel(wakePipe: try WebSocketWakePipe())
-        let (messages, continuation) = AsyncThrowingStream.makeStream(of: WebSocketMessage.self, throwing: (any Error).self)
+        let (messages, continuation) = WebSocketMessages.makeStream()
         let configuration = LiveWebSocketConnection.Configuration(
             handshake: try WebSocketHandshake(url: URL(string: "ws://127.0.0.1:9/stream")!, keyBytes: Array("the sample nonce".utf8)),
             options: LiveWebSocketConnector.Options(pingAfterIdle: nil),
@@ -33,7 +33,7 @@ import Testing
         WebSocketFrameCodec.encode(frame, maskingKey: WebSocketMaskingKey(0x0A0B_0C0D))
     }
 
-    private static func end(of messages: AsyncThrowingStream<WebSocketMessage, any Error>) async -> WebSocketMessageReader.End {
+    private static func end(of messages: WebSocketMessages) async -> WebSocketMessageReader.End {
         do {
             for try await _ in messages {}
             return .finished

@@ -52,7 +52,7 @@ import Testing
 
     private func serve(_ chunks: [[UInt8]], pacing: (any WebSocketReadPacing)?) async throws -> (texts: [String], readTimes: [ContinuousClock.Instant]) {
         let channel = WebSocketIOChannel(wakePipe: try WebSocketWakePipe())
-        let (messages, continuation) = AsyncThrowingStream.makeStream(of: WebSocketMessage.self, throwing: (any Error).self)
+        let (messages, continuation) = WebSocketMessages.makeStream()
         let configuration = LiveWebSocketConnection.Configuration(
             handshake: try WebSocketHandshake(url: URL(string: "ws://127.0.0.1:9/stream")!, keyBytes: Array("the sample nonce".utf8)),
             options: LiveWebSocketConnector.Options(pingAfterIdle: nil, readPacing: pacing),
