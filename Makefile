@@ -137,10 +137,14 @@ FUZZ_STREAMING := $(wildcard Sources/BrokerAdapters/Streaming/StreamJSONScanner*
 	Sources/BrokerAdapters/Wire/EpochTimestamp.swift Fuzz/Support/StreamDecoderFuzzing.swift $(FUZZ_DOMAIN)
 FUZZ_SOURCES_WebSocketFrameCodec := $(addprefix $(FUZZ_WS)/,WebSocketFrame.swift WebSocketFrameCodec.swift \
 	WebSocketMessageAssembler.swift WebSocketOpcode.swift WebSocketProtocolError.swift WebSocketMaskingKey.swift \
-	WebSocketCloseFrame.swift WebSocketUTF8Validator.swift WebSocketConnection.swift WebSocketCertificateRejection.swift)
+	WebSocketCloseFrame.swift WebSocketUTF8Validator.swift WebSocketConnection.swift WebSocketCertificateRejection.swift \
+	WebSocketMessages.swift)
+# WebSocketConnection.swift names the connection's message queue (WebSocketMessages, Locking's OneReaderStream).
+FUZZ_IMPORTS_WebSocketFrameCodec := Locking
 FUZZ_SOURCES_WebSocketHandshake := $(addprefix $(FUZZ_WS)/,WebSocketHandshake.swift WebSocketEndpoint.swift SHA1.swift \
-	WebSocketConnection.swift WebSocketCertificateRejection.swift) Sources/Networking/Redaction.swift \
+	WebSocketConnection.swift WebSocketCertificateRejection.swift WebSocketMessages.swift) Sources/Networking/Redaction.swift \
 	$(addprefix Sources/Networking/HTTP/,HTTPRequest.swift HTTPHeaderFields.swift)
+FUZZ_IMPORTS_WebSocketHandshake := Locking
 FUZZ_SOURCES_StreamJSONScanner := $(FUZZ_STREAMING)
 FUZZ_NATS := Sources/Networking/NATS
 FUZZ_SOURCES_NATSProtocolParser := $(addprefix $(FUZZ_NATS)/,NATSProtocolParser.swift NATSProtocolEncoder.swift NATSFrame.swift \

@@ -7,6 +7,7 @@ extension Locked where Value: ~Copyable {
     /// goes on at once. Cancelling the task calls `onCancel`, which must end the queue and resume the
     /// continuation it finds stored. A task already cancelled does not park: `onCancel` runs and the
     /// result is false.
+    @inlinable
     public func parkConsumer(
         isolation actor: isolated (any Actor)?,
         onCancel: @escaping @Sendable () -> Void,
