@@ -5,8 +5,8 @@ import Networking
 /// One broker stream over one WebSocket, driven by a `StreamSessionMachine`.
 ///
 /// A reader task takes the frames waiting, decodes them outside the lock, then feeds their events to the
-/// machine under a `Locked` and carries out its actions while still holding it; the hub's subscribe and unsubscribe do the
-/// same. Outgoing messages are only queued under the lock, and one writer task sends them in queue order:
+/// machine under a `Locked` and carries out its actions while still holding it; the hub's subscribe and
+/// unsubscribe do the same. Outgoing messages are only queued under the lock, and one writer task sends them in queue order:
 /// what reaches the broker follows the order of the machine's decisions (an unsubscribe never overtakes
 /// the subscribe it undoes), and no one awaits while holding the lock.
 ///
