@@ -14,6 +14,9 @@ final class CursesEventLoop {
         var stopRequested: () -> Bool
         /// True once after `TerminalSession.ringBell`.
         var takeBellRequest: () -> Bool
+        /// What was asked since the last wake-up: a redraw for a change (`setNeedsDisplay`), and one for
+        /// time passing alone (`setNeedsTimedRedraw`).
+        var takeRedrawRequests: () -> (display: Bool, timed: Bool) = { (true, false) }
     }
 
     private let screen: CursesScreen
@@ -90,10 +93,15 @@ final class CursesEventLoop {
                 return reason
             }
             if fds[0].revents & Int16(POLLIN) != 0 {
-                // How long after their slot the paced reads' prices arrive sets the next frames' lead.
-                if let slot = frameClock?.currentSlot { readLead.heard(at: clock.now, slot: slot) }
+                // Drained before the requests are taken: one made after this is signalled again.
                 wakeUp.drain()
-                schedule.setNeedsDisplay()
+                let requests = callbacks.takeRedrawRequests()
+                if requests.display {
+                    // How long after their slot the paced reads' prices arrive sets the next frames' lead.
+                    if let slot = frameClock?.currentSlot { readLead.heard(at: clock.now, slot: slot) }
+                    schedule.setNeedsDisplay()
+                }
+                if requests.timed { schedule.setNeedsTimedRedraw() }
                 if callbacks.takeBellRequest(), ownsTerminal { screen.ringBell() }
             }
             guard fds.count > 2 else { continue }

@@ -11,6 +11,10 @@ struct FrameSchedule: Sendable {
     /// The last frame composed, whatever it changed: the idle interval counts from it.
     private(set) var lastComposed: Instant?
     private(set) var needsDisplay = true
+    /// Only time has passed (a message fading): drawn when a change would be, but the frame holds back
+    /// the next one only if it changed the terminal. Otherwise the once-a-second tick, composing a frame
+    /// that wrote nothing, held the next price back for most of a frame interval.
+    private(set) var needsTimedRedraw = false
 
     init(maxFramesPerSecond: Int, idleInterval: Duration) {
         self.init(minimumInterval: .seconds(1) / max(1, maxFramesPerSecond), idleInterval: idleInterval)
@@ -25,10 +29,14 @@ struct FrameSchedule: Sendable {
         needsDisplay = true
     }
 
+    mutating func setNeedsTimedRedraw() {
+        needsTimedRedraw = true
+    }
+
     /// When the next frame is due; nil when only an event can make one due.
     var nextFrame: Instant? {
         guard let lastComposed else { return nil }
-        if needsDisplay { return lastFrame.map { $0 + minimumInterval } ?? lastComposed }
+        if needsDisplay || needsTimedRedraw { return lastFrame.map { $0 + minimumInterval } ?? lastComposed }
         return idleInterval.map { lastComposed + $0 }
     }
 
@@ -44,6 +52,7 @@ struct FrameSchedule: Sendable {
         if needsDisplay || changedTerminal || lastFrame == nil { lastFrame = now }
         lastComposed = now
         needsDisplay = false
+        needsTimedRedraw = false
     }
 
     /// The poll(2) timeout in whole milliseconds, rounded down; -1 waits for events only. Rounding up

@@ -19,6 +19,8 @@ public final class TerminalSession: Sendable {
     private let wakeUp: Result<WakeUpSignal, TerminalError>
     private let stopRequested = Atomic<Bool>(false)
     private let bellRequested = Atomic<Bool>(false)
+    private let displayRequested = Atomic<Bool>(false)
+    private let timedRedrawRequested = Atomic<Bool>(false)
     private let lifecycle: Locked<Lifecycle>
     /// Entered when the UI thread starts, left when it has restored the terminal.
     private let uiThreadRunning = DispatchGroup()
@@ -141,7 +143,11 @@ public final class TerminalSession: Sendable {
             onResize: onResize,
             sizeChanged: { [self] size in lifecycle.withLock { $0.size = size } },
             stopRequested: { [self] in stopRequested.load(ordering: .acquiring) },
-            takeBellRequest: { [self] in bellRequested.exchange(false, ordering: .acquiringAndReleasing) }
+            takeBellRequest: { [self] in bellRequested.exchange(false, ordering: .acquiringAndReleasing) },
+            takeRedrawRequests: { [self] in
+                (displayRequested.exchange(false, ordering: .acquiringAndReleasing),
+                 timedRedrawRequested.exchange(false, ordering: .acquiringAndReleasing))
+            }
         )
         let loop = CursesEventLoop(screen: screen, wakeUp: wakeUp, signalReadEnd: signalReadEnd, options: options, callbacks: callbacks)
         return loop.run()
@@ -161,6 +167,15 @@ public final class TerminalSession: Sendable {
     /// Thread-safe, cheap, callable from any thread or actor: asks for a redraw. Frames are capped at
     /// `maxFramesPerSecond`; an identical frame writes nothing to the terminal.
     public func setNeedsDisplay() {
+        displayRequested.store(true, ordering: .releasing)
+        if case .success(let wakeUp) = wakeUp { wakeUp.signal() }
+    }
+
+    /// Thread-safe: asks for a redraw because time passed, not because anything changed (a message that
+    /// fades after a while). Drawn like `setNeedsDisplay`'s, but a frame that then writes nothing does not
+    /// count for the frame cap, so the next change is not held back by it.
+    public func setNeedsTimedRedraw() {
+        timedRedrawRequested.store(true, ordering: .releasing)
         if case .success(let wakeUp) = wakeUp { wakeUp.signal() }
     }
 

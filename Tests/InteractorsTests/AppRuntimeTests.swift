@@ -45,6 +45,25 @@ import Testing
         await interactor.stop()
     }
 
+    /// A tick changes the screen only as time does: it asks for a timed redraw, which does not hold the
+    /// next price back behind a frame that wrote nothing; everything else asks for a change's redraw.
+    @Test func aTickSignalsThatTimePassedAndAKeyThatTheStateChanged() async throws {
+        let feed = ManualFeed(brokers: [alpha])
+        let store = try makeStore(["AAPL"])
+        let live = LiveAppState(AppState(brokers: feed.brokers, book: store.book, settings: AppState.Settings(isDemo: true, isSaved: false)))
+        let changes = CallCounter(), ticks = CallCounter()
+        let interactor = AppRuntime(
+            live: live, feed: feed, watchlist: store, now: { t0 }, changed: { changes.call() }, timePassed: { ticks.call() })
+        await interactor.send(.tick)
+        #expect(ticks.value == 1 && changes.value == 0)
+        await interactor.send(.key(.character("j")))
+        #expect(ticks.value == 1 && changes.value == 1)
+        // Without `timePassed`, a tick is a change like any other.
+        let plain = AppRuntime(live: live, feed: feed, watchlist: store, now: { t0 }, changed: { changes.call() })
+        await plain.send(.tick)
+        #expect(changes.value == 2)
+    }
+
     /// The interactive app's way: the runtime only signals, and the screen builds the view from the live
     /// state when it draws.
     @Test func aRuntimeOverALiveStateSignalsEachChangeAndTheLiveStateShowsIt() async throws {

@@ -20,6 +20,39 @@ import Testing
         #expect(schedule.isDue(at: start + .milliseconds(50)))
     }
 
+    @Test func aTimedRedrawThatWritesNothingDoesNotHoldBackTheNextChange() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        // The tick comes well after the last frame: due at once, like a change.
+        schedule.setNeedsTimedRedraw()
+        #expect(schedule.isDue(at: start + .milliseconds(100)))
+        schedule.didDraw(at: start + .milliseconds(100), changedTerminal: false)
+        #expect(schedule.lastFrame == start, "a redraw for time that wrote nothing does not count for the cap")
+        // A price a millisecond later is drawn at once, not 33 ms after the tick's frame.
+        schedule.setNeedsDisplay()
+        #expect(schedule.isDue(at: start + .milliseconds(101)))
+    }
+
+    @Test func aTimedRedrawThatWroteCountsForTheCapAndWaitsForIt() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        schedule.setNeedsTimedRedraw()
+        #expect(!schedule.isDue(at: start + .milliseconds(10)), "capped like any frame")
+        #expect(schedule.isDue(at: start + .milliseconds(34)))
+        schedule.didDraw(at: start + .milliseconds(34), changedTerminal: true)
+        #expect(schedule.lastFrame == start + .milliseconds(34))
+        schedule.setNeedsDisplay()
+        #expect(!schedule.isDue(at: start + .milliseconds(40)))
+    }
+
+    @Test func aChangeThatWritesNothingStillCountsForTheCap() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        schedule.setNeedsDisplay()
+        schedule.didDraw(at: start + .milliseconds(40), changedTerminal: false)
+        #expect(schedule.lastFrame == start + .milliseconds(40), "prices of rows off screen compose no extra frames")
+    }
+
     @Test func withoutRequestsTheIdleIntervalRedraws() {
         var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
         schedule.didDraw(at: start)

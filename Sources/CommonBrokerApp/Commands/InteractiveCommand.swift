@@ -95,7 +95,8 @@ enum InteractiveCommand {
             // Quitting stops the session; the wait below sees it.
             quit: { session.stop() },
             // The frame reads `live` when it is drawn.
-            changed: { session.setNeedsDisplay() }
+            changed: { session.setNeedsDisplay() },
+            timePassed: { session.setNeedsTimedRedraw() }
         )
 
         do {

@@ -17,6 +17,7 @@ public actor AppRuntime {
     private let now: @Sendable () -> Date
     private let publish: (@Sendable (WatchlistViewState) -> Void)?
     private let changed: @Sendable () -> Void
+    private let timePassed: @Sendable () -> Void
     private let bell: @Sendable () -> Void
     private let notify: @Sendable (DesktopNotification) -> Void
     private let quit: @Sendable () -> Void
@@ -36,7 +37,8 @@ public actor AppRuntime {
 
     /// `watchlist` must already be loaded. After every change, from this actor, `changed` is called (the
     /// screen then reads `live` when it draws) and `publish`, if given, with the view as it is then
-    /// (tests and tools that look at each view).
+    /// (tests and tools that look at each view). After a `.tick`, `timePassed` is called instead (by
+    /// default `changed`): the screen redraws for time alone, which must not hold back the next change.
     public init(
         live: LiveAppState,
         feed: any MarketFeed,
@@ -49,6 +51,7 @@ public actor AppRuntime {
         notify: @escaping @Sendable (DesktopNotification) -> Void = { _ in },
         quit: @escaping @Sendable () -> Void = {},
         changed: @escaping @Sendable () -> Void = {},
+        timePassed: (@Sendable () -> Void)? = nil,
         publish: (@Sendable (WatchlistViewState) -> Void)? = nil
     ) {
         self.live = live
@@ -63,6 +66,7 @@ public actor AppRuntime {
         self.quit = quit
         self.publish = publish
         self.changed = changed
+        self.timePassed = timePassed ?? changed
     }
 
     public var viewState: WatchlistViewState { live.viewState() }
@@ -110,7 +114,9 @@ public actor AppRuntime {
             }
         }
         publish?(live.viewState())
-        changed()
+        // A tick changes what is shown only as time does (a message fading): the screen may redraw without
+        // holding back the next price behind a frame that wrote nothing.
+        if case .tick = event { timePassed() } else { changed() }
         if let following, !followingDone.isSet { await following.value }
     }
 
