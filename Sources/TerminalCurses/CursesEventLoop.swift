@@ -16,7 +16,7 @@ final class CursesEventLoop {
         var takeBellRequest: () -> Bool
         /// What was asked since the last wake-up: a redraw for a change (`setNeedsDisplay`), and one for
         /// time passing alone (`setNeedsTimedRedraw`).
-        var takeRedrawRequests: () -> (display: Bool, timed: Bool) = { (true, false) }
+        var takeRedrawRequests: () -> (display: Bool, timed: Bool)
     }
 
     private let screen: CursesScreen
