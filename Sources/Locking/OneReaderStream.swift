@@ -109,6 +109,12 @@ public struct OneReaderStream<Element: Sendable>: AsyncSequence, Sendable {
             storage.push(element)
         }
 
+        /// Queues every element in order, as one `yield` each would, but wakes the reader once.
+        @inlinable
+        public func yield(contentsOf elements: some Sequence<Element>) {
+            storage.push(contentsOf: elements)
+        }
+
         /// Ends the sequence once the reader has taken what waits: cleanly, or by throwing `error`.
         @inlinable
         public func finish(throwing error: (any Error)? = nil) {
@@ -187,6 +193,28 @@ public struct OneReaderStream<Element: Sendable>: AsyncSequence, Sendable {
                 }
             }
 
+            /// Queues `element` as `policy` allows; the caller wakes the reader when it was queued.
+            @inlinable mutating func append(_ element: Element, policy: BufferingPolicy) -> YieldResult {
+                guard !hasEnded else { return .terminated }
+                switch policy {
+                case .unbounded:
+                    elements.append(element)
+                    return .enqueued(remaining: .max)
+                case .bufferingOldest(let limit):
+                    guard count < limit else { return .dropped(element) }
+                    elements.append(element)
+                    return .enqueued(remaining: limit - count)
+                case .bufferingNewest(let limit):
+                    guard limit > 0 else { return .dropped(element) }
+                    elements.append(element)
+                    guard count > limit else { return .enqueued(remaining: limit - count) }
+                    let oldest = elements[head]
+                    head += 1
+                    compact()
+                    return .dropped(oldest)
+                }
+            }
+
             /// `onTermination`, taken so that it runs once.
             @inlinable mutating func terminate() -> (@Sendable (Termination) -> Void)? {
                 guard !isTerminated else { return nil }
@@ -215,27 +243,25 @@ public struct OneReaderStream<Element: Sendable>: AsyncSequence, Sendable {
 
         @inlinable func push(_ element: Element) -> YieldResult {
             let (result, waiter) = state.withLock { state -> (YieldResult, UnsafeContinuation<Void, Never>?) in
-                guard !state.hasEnded else { return (.terminated, nil) }
-                switch policy {
-                case .unbounded:
-                    state.elements.append(element)
-                    return (.enqueued(remaining: .max), state.waiter.take())
-                case .bufferingOldest(let limit):
-                    guard state.count < limit else { return (.dropped(element), nil) }
-                    state.elements.append(element)
-                    return (.enqueued(remaining: limit - state.count), state.waiter.take())
-                case .bufferingNewest(let limit):
-                    guard limit > 0 else { return (.dropped(element), nil) }
-                    state.elements.append(element)
-                    guard state.count > limit else { return (.enqueued(remaining: limit - state.count), state.waiter.take()) }
-                    let oldest = state.elements[state.head]
-                    state.head += 1
-                    state.compact()
-                    return (.dropped(oldest), state.waiter.take())
-                }
+                let result = state.append(element, policy: policy)
+                // A reader parks only on an empty buffer: anything waiting now was just queued.
+                return (result, state.count > 0 ? state.waiter.take() : nil)
             }
             waiter?.resume()
             return result
+        }
+
+        /// Every element under one lock, and the parked reader resumed once: a producer that has several
+        /// at hand (the messages of one read) wakes the reader once rather than racing it element by
+        /// element.
+        @inlinable func push(contentsOf elements: some Sequence<Element>) {
+            let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+                for element in elements {
+                    if case .terminated = state.append(element, policy: policy) { break }
+                }
+                return state.count > 0 ? state.waiter.take() : nil
+            }
+            waiter?.resume()
         }
 
         @inlinable func finish(throwing error: (any Error)?) {

@@ -121,6 +121,32 @@ import Testing
         #expect(try await consumer.value == [-1])
     }
 
+    @Test func aParkedConsumerWakesOnceForSeveralYieldedTogether() async throws {
+        let (events, continuation) = Events.makeStream()
+        let consumer = Task { try await events.nextBatch() }
+        // Yielded under one lock: whether the consumer parked first or not, its one batch has them all.
+        continuation.yield(contentsOf: [1, 2, 3])
+        #expect(try await consumer.value == [1, 2, 3])
+        continuation.yield(contentsOf: [])
+        continuation.yield(4)
+        #expect(try await events.nextBatch() == [4], "an empty batch queues nothing")
+    }
+
+    @Test func severalYieldedTogetherFollowThePolicyAsOneByOne() async throws {
+        let (oldest, keepsOldest) = Events.makeStream(bufferingPolicy: .bufferingOldest(2))
+        keepsOldest.yield(contentsOf: [1, 2, 3])
+        #expect(try await oldest.nextBatch() == [1, 2])
+        let (newest, keepsNewest) = Events.makeStream(bufferingPolicy: .bufferingNewest(2))
+        keepsNewest.yield(contentsOf: 0..<5)
+        #expect(try await newest.nextBatch() == [3, 4])
+        let (ended, endedContinuation) = Events.makeStream()
+        endedContinuation.yield(7)
+        endedContinuation.finish()
+        endedContinuation.yield(contentsOf: [8, 9])
+        #expect(try await ended.nextBatch() == [7], "nothing is queued after the end")
+        #expect(try await ended.nextBatch() == nil)
+    }
+
     @Test func aDroppedIteratorLeavesTheRestForTheNextReader() async throws {
         let (events, continuation) = Events.makeStream()
         for index in 0..<3 { continuation.yield(index) }
