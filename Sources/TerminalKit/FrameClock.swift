@@ -46,24 +46,34 @@ public final class FrameClock: Sendable {
         return stored == .min ? nil : origin + .nanoseconds(stored)
     }
 
-    /// When a reader that last read at `lastRead` should read again; nil to read now.
-    public func readSlot(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        Self.readSlot(lastFrame: lastFrame, frameInterval: frameInterval, lead: lead, lastRead: lastRead, now: now)
+    /// When a reader that last read at `lastRead` (and last read bytes at the slot `lastSlot`) should
+    /// read again; nil to read now.
+    public func readSlot(lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant? = nil, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        Self.readSlot(lastFrame: lastFrame, frameInterval: frameInterval, lead: lead, lastRead: lastRead, lastSlot: lastSlot, now: now)
     }
 
     /// The read slots are `lead` before each frame the cap allows after the last one: `lastFrame + k ·
     /// frameInterval − lead`, k ≥ 1. A reader reads at the first slot after its last read, so at most
     /// once per frame, and at once when that slot has passed: after a quiet spell the next frame draws as
     /// soon as something changes, and holding that change back would only delay it.
+    ///
+    /// A reader computes its next slot right after a read, before the frame that read was for has drawn.
+    /// When the frame before that one drew later than the slot foresaw, the same frame's slot moves later
+    /// by as much, past the read: without `lastSlot`, the reader read again for that frame, found the
+    /// socket empty and then read the very next message at once, waking every thread behind it for one
+    /// price (about ten times a second per stream at 1,000 events a second). So a slot within half a frame
+    /// of the slot last read is the same frame's, and the reader waits for the one after.
     public static func readSlot(
         lastFrame: ContinuousClock.Instant?, frameInterval: Duration, lead: Duration,
-        lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant
+        lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant? = nil, now: ContinuousClock.Instant
     ) -> ContinuousClock.Instant? {
         guard let lastFrame, let lastRead, frameInterval > .zero else { return nil }
         let interval = nanoseconds(frameInterval)
+        var earliest = lastRead
+        if let lastSlot { earliest = max(earliest, lastSlot + frameInterval / 2) }
         var slot = lastFrame + frameInterval - lead
-        if slot <= lastRead {
-            let behind = nanoseconds(slot.duration(to: lastRead))
+        if slot <= earliest {
+            let behind = nanoseconds(slot.duration(to: earliest))
             slot = slot + .nanoseconds((behind / interval + 1) * interval)
         }
         return slot > now ? slot : nil

@@ -7,10 +7,10 @@ import Testing
     private let interval = Duration.milliseconds(30)
     private let lead = Duration.milliseconds(5)
 
-    private func slot(lastFrame: Duration?, lastRead: Duration?, now: Duration) -> Duration? {
+    private func slot(lastFrame: Duration?, lastRead: Duration?, lastSlot: Duration? = nil, now: Duration) -> Duration? {
         FrameClock.readSlot(
             lastFrame: lastFrame.map { start + $0 }, frameInterval: interval, lead: lead,
-            lastRead: lastRead.map { start + $0 }, now: start + now
+            lastRead: lastRead.map { start + $0 }, lastSlot: lastSlot.map { start + $0 }, now: start + now
         ).map { start.duration(to: $0) }
     }
 
@@ -29,6 +29,21 @@ import Testing
         #expect(slot(lastFrame: .zero, lastRead: .milliseconds(26), now: .milliseconds(27)) == .milliseconds(55))
         // Once that frame drew (at 31 ms, a little late), the slots follow it.
         #expect(slot(lastFrame: .milliseconds(31), lastRead: .milliseconds(26), now: .milliseconds(32)) == .milliseconds(56))
+    }
+
+    @Test func aFrameThatDrewLateDoesNotBringASecondReadForTheNextOne() {
+        // Frames at 0 and (due) 30: the reader, before 30 drew, waited for the slot 55 of the frame at 60
+        // and read there at 55.3 ms. The frame "at 30" then turned out to have drawn at 31.5, so the
+        // frame at 60 is now due at 61.5 and its slot at 56.5, after that read: it is the slot already
+        // read, and the next read goes at 86.5, for the frame after.
+        #expect(slot(lastFrame: .microseconds(31_500), lastRead: .microseconds(55_300), lastSlot: .milliseconds(55), now: .microseconds(55_400))
+            == .microseconds(86_500))
+        // Without the slot it read at, the reader would read again at 56.5.
+        #expect(slot(lastFrame: .microseconds(31_500), lastRead: .microseconds(55_300), now: .microseconds(55_400)) == .microseconds(56_500))
+        // A slot read long ago changes nothing: the slots follow the frames and the last read.
+        #expect(slot(lastFrame: .zero, lastRead: .milliseconds(1), lastSlot: .milliseconds(-200), now: .milliseconds(2)) == .milliseconds(25))
+        // After a quiet spell the message is still read at once, whenever the last slot read was.
+        #expect(slot(lastFrame: .zero, lastRead: .milliseconds(500), lastSlot: .milliseconds(-5), now: .milliseconds(530)) == nil)
     }
 
     @Test func afterAQuietSpellTheFirstMessageIsReadAtOnce() {

@@ -8,7 +8,7 @@ import TerminalKit
 struct ScreenPacedReads: WebSocketReadPacing {
     let clock: FrameClock
 
-    func readSlot(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        clock.readSlot(lastRead: lastRead, now: now)
+    func readSlot(lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        clock.readSlot(lastRead: lastRead, lastSlot: lastSlot, now: now)
     }
 }

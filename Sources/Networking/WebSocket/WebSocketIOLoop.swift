@@ -34,7 +34,12 @@ final class WebSocketIOLoop {
     private var closeReceived = false
     /// When bytes last arrived: read pacing allows one read per frame after it.
     private var lastRead: ContinuousClock.Instant?
+    /// The last paced slot at which bytes were read (`WebSocketReadPacing.readSlot`'s `lastSlot`).
+    private var lastSlot: ContinuousClock.Instant?
     private var ending = WebSocketEnding()
+    /// The messages of the bytes being read, handed to the session together when the read is done: one
+    /// wake-up for the session per read, where yielding each woke it, or raced it, once per message.
+    private var readMessages: [WebSocketMessage] = []
     /// What the socket must become before a stalled read or write can continue (TLS may need either).
     private var readWait = WebSocketTransportWait.readable
     private var writeWait = WebSocketTransportWait.writable
@@ -190,7 +195,7 @@ final class WebSocketIOLoop {
 
             // Holding reads leaves the bytes in the kernel's buffer (or TLS's) until the slot; a hang-up
             // still wakes the poll, and reading then tells what happened.
-            let hold = phase == .open ? configuration.readPacing?.readSlot(lastRead: lastRead, now: .now) : nil
+            let hold = phase == .open ? readSlotNow() : nil
             var wanted: Set<WebSocketTransportWait> = hold == nil ? [readWait] : []
             if !outbox.isEmpty { wanted.insert(writeWait) }
             let deadline: ContinuousClock.Instant?
@@ -200,13 +205,24 @@ final class WebSocketIOLoop {
                 deadline = transport.hasBufferedInput ? .now : nextDeadline()
             }
             let readiness = WebSocketPoller.wait(socket: transport.descriptor, for: wanted, wakeDescriptor: channel.wakePipe.readDescriptor, until: deadline)
-            // At the slot, read straight away rather than poll again first: the bytes are there.
-            let slotReached = hold.map { ContinuousClock.now >= $0 } ?? false
+            // At the slot, read straight away rather than poll again first: the bytes are there. Unless
+            // the slot moved while this thread slept: the frame before drew later than foreseen, and
+            // reading before the slot it moved to would leave what lands in between for a frame later.
+            var slotReached = hold.map { ContinuousClock.now >= $0 } ?? false
+            if slotReached, !readiness.failed, let moved = readSlotNow(), moved > ContinuousClock.now {
+                slotReached = false
+            }
             if readiness.failed || slotReached || (hold == nil && (readiness.readable || readiness.writable || transport.hasBufferedInput)) {
+                let readBefore = lastRead
                 readAvailable()
+                if slotReached, lastRead != readBefore { lastSlot = hold }
             }
             checkDeadlines()
         }
+    }
+
+    private func readSlotNow() -> ContinuousClock.Instant? {
+        configuration.readPacing?.readSlot(lastRead: lastRead, lastSlot: lastSlot, now: .now)
     }
 
     private func nextDeadline() -> ContinuousClock.Instant? {
@@ -262,6 +278,7 @@ final class WebSocketIOLoop {
 
     private func received(_ bytes: some Collection<UInt8>) {
         codec.append(bytes)
+        defer { deliverReadMessages() }
         do {
             while phase != .done, let frame = try codec.nextFrame() {
                 // Nothing may follow a close frame (RFC 6455 §5.5.1).
@@ -273,10 +290,17 @@ final class WebSocketIOLoop {
         }
     }
 
+    private func deliverReadMessages() {
+        guard !readMessages.isEmpty else { return }
+        // Each was taken before the end was reported (`report` hands them over first).
+        messages.yield(contentsOf: readMessages)
+        readMessages.removeAll(keepingCapacity: true)
+    }
+
     private func handle(_ event: WebSocketMessageAssembler.Event) {
         switch event {
         case .message(let message):
-            if !ending.isReported { messages.yield(message) }
+            if !ending.isReported { readMessages.append(message) }
         case .ping(let payload):
             if phase == .open { queue(WebSocketFrame(opcode: .pong, payload: payload)) }
         case .pong:
@@ -408,6 +432,8 @@ final class WebSocketIOLoop {
     }
 
     private func report(_ outcome: WebSocketEnding.Outcome) {
+        // The messages before the end go first.
+        deliverReadMessages()
         switch outcome {
         case .finished: messages.finish()
         case .failed(let error): messages.finish(throwing: error)

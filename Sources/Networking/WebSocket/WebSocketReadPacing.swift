@@ -5,5 +5,7 @@
 /// served as before.
 public protocol WebSocketReadPacing: Sendable {
     /// When a reader that last read at `lastRead` should read next; nil (or a past instant) reads now.
-    func readSlot(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant?
+    /// `lastSlot` is the last slot it read bytes at (nil if none yet), so a slot that moved a little
+    /// after that read (the frame before it drew later than foreseen) is not read a second time.
+    func readSlot(lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant?
 }

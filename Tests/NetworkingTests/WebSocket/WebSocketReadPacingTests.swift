@@ -9,9 +9,33 @@ import Testing
     /// Holds reading for `gap` after each read.
     private struct GapAfterEachRead: WebSocketReadPacing {
         let gap: Duration
-        func readSlot(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        func readSlot(lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
             guard let lastRead, lastRead + gap > now else { return nil }
             return lastRead + gap
+        }
+    }
+
+    /// Holds `first` after each read; asked again before the next read, it answers `moved`: the slot
+    /// moved later while the reader slept (the frame before it drew late).
+    private final class SlotMovesLater: WebSocketReadPacing {
+        let first: Duration
+        let moved: Duration
+        private let answers = Locked<(lastRead: ContinuousClock.Instant?, count: Int)>((nil, 0))
+
+        init(first: Duration, moved: Duration) {
+            self.first = first
+            self.moved = moved
+        }
+
+        func readSlot(lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+            guard let lastRead else { return nil }
+            let count = answers.withLock { answers in
+                if answers.lastRead != lastRead { answers = (lastRead, 0) }
+                answers.count += 1
+                return answers.count
+            }
+            let slot = lastRead + (count == 1 ? first : moved)
+            return slot > now ? slot : nil
         }
     }
 
@@ -89,5 +113,14 @@ import Testing
         let (texts, readTimes) = try await serve(["one", "two", "three"].map(Self.frame), pacing: nil)
         #expect(texts == ["one", "two", "three"])
         #expect(readTimes.count == 3)
+    }
+
+    @Test func aSlotThatMovedLaterWhileTheReaderSleptIsWaitedFor() async throws {
+        let (texts, readTimes) = try await serve(["one", "two", "three"].map(Self.frame), pacing: SlotMovesLater(first: .milliseconds(20), moved: .milliseconds(50)))
+        #expect(texts == ["one", "two", "three"])
+        #expect(readTimes.count == 3)
+        for (earlier, later) in zip(readTimes, readTimes.dropFirst()) {
+            #expect(earlier.duration(to: later) >= .milliseconds(50), "read at the slot foreseen, not the one it moved to")
+        }
     }
 }
