@@ -19,7 +19,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h>, for the app's start-up memory settings (CommonBrokerApp's ProcessMemory).
         .systemLibrary(name: "CGlibcMalloc"),
-        // glibc's ppoll(2), for waits to the nanosecond on the WebSocket I/O thread (Networking's WebSocketPoller).
+        // glibc's ppoll(2), for waits to the nanosecond: the WebSocket I/O thread's paced reads (Networking's
+        // WebSocketPoller) and the UI thread's frames (TerminalCurses' CursesEventLoop).
         .systemLibrary(name: "CGlibcPoll"),
 
         // Layers, innermost first. Each depends only on layers beneath it.
@@ -51,7 +52,11 @@ let package = Package(
         ]),
         .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit", "TextSafety", "Locking"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Domain", "Interactors", "Stores", "TerminalKit", "TextSafety"], swiftSettings: strict),
-        .target(name: "TerminalCurses", dependencies: ["CNcursesw", "TerminalKit", "Locking"], swiftSettings: strict),
+        .target(
+            name: "TerminalCurses",
+            dependencies: ["CNcursesw", "TerminalKit", "Locking", .target(name: "CGlibcPoll", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         .target(
             name: "CommonBrokerApp",
             dependencies: ["Domain", "TextSafety", "Networking", "BrokerAdapters", "MarketDataHub", "Bus", "Stores", "PaperTrading", "Interactors", "TerminalKit", "TerminalUI", "TerminalCurses", "Locking",

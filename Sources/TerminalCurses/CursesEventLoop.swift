@@ -1,6 +1,9 @@
 import CNcursesw
 import Foundation
 import TerminalKit
+#if canImport(Glibc)
+import CGlibcPoll
+#endif
 
 /// The UI thread's loop: sleeps in poll(2) on stdin, the wake-up pipe and the signal pipe, reads keys,
 /// follows signals, and draws frames on the schedule. Lives and dies on the UI thread.
@@ -14,9 +17,18 @@ final class CursesEventLoop {
         var stopRequested: () -> Bool
         /// True once after `TerminalSession.ringBell`.
         var takeBellRequest: () -> Bool
-        /// What was asked since the last wake-up: a redraw for a change (`setNeedsDisplay`), and one for
-        /// time passing alone (`setNeedsTimedRedraw`).
-        var takeRedrawRequests: () -> (display: Bool, timed: Bool)
+        /// What was asked since the last look.
+        var takeRedrawRequests: () -> RedrawRequests
+    }
+
+    struct RedrawRequests {
+        /// A redraw for a change (`setNeedsDisplay`).
+        var display = false
+        /// A redraw for time passing alone (`setNeedsTimedRedraw`).
+        var timed = false
+        /// When the latest `setNeedsDisplay` was made: how late the paced reads' prices came sets the
+        /// next frames' read lead.
+        var lastDisplayRequest: ContinuousClock.Instant?
     }
 
     private let screen: CursesScreen
@@ -28,6 +40,9 @@ final class CursesEventLoop {
     private var readLead: ReadLeadEstimator
     private var reportedSize: ScreenSize
     private let clock = ContinuousClock()
+    /// The wake-up pipe is left unarmed while a booked frame waits for the cap (`FrameSchedule.mayIgnoreRequests`);
+    /// that frame looks at what was asked meanwhile.
+    private var ignoringRequests = false
 
     init(screen: CursesScreen, wakeUp: WakeUpSignal, signalReadEnd: Int32, options: TerminalSessionOptions, callbacks: Callbacks) {
         self.screen = screen
@@ -54,10 +69,16 @@ final class CursesEventLoop {
             if !ownsTerminal, CursesScreen.isForeground {
                 takeTerminalBack()
             }
+            if ignoringRequests, !ownsTerminal {
+                listenToRequests()
+            }
             if ownsTerminal, schedule.isDue(at: clock.now) {
+                // What was asked while the frame waited goes into it.
+                if ignoringRequests { listenToRequests() }
                 let size = screen.size
+                let frameTime = schedule.frameTime(startingAt: clock.now)
                 let changed = screen.draw(callbacks.frame(size, Date()))
-                schedule.didDraw(at: clock.now, changedTerminal: changed)
+                schedule.didDraw(at: frameTime, changedTerminal: changed)
                 if let frameClock, let lastFrame = schedule.lastFrame {
                     readLead.frameDrawn()
                     frameClock.setLead(readLead.lead)
@@ -66,11 +87,13 @@ final class CursesEventLoop {
                 continue
             }
 
+#if !os(Linux)
             if ownsTerminal, let fraction = schedule.finalFraction(at: clock.now) {
                 // Under a millisecond: input that comes meanwhile waits at most that long.
                 Self.sleep(fraction)
                 continue
             }
+#endif
 
             var fds = [
                 pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
@@ -81,8 +104,7 @@ final class CursesEventLoop {
             if ownsTerminal {
                 fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0))
             }
-            let timeout = ownsTerminal ? schedule.pollTimeout(at: clock.now) : Self.backgroundRecheckMilliseconds
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            let ready = wait(&fds)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .signal(SIGHUP)
@@ -93,16 +115,15 @@ final class CursesEventLoop {
                 return reason
             }
             if fds[0].revents & Int16(POLLIN) != 0 {
-                // Drained before the requests are taken: one made after this is signalled again.
+                // Drained before the requests are taken: a request after the look is either seen by the
+                // booked frame's look, or, once re-armed, signalled again.
                 wakeUp.drain()
-                let requests = callbacks.takeRedrawRequests()
-                if requests.display {
-                    // How long after their slot the paced reads' prices arrive sets the next frames' lead.
-                    if let slot = frameClock?.currentSlot { readLead.heard(at: clock.now, slot: slot) }
-                    schedule.setNeedsDisplay()
+                takeRequests()
+                if ownsTerminal, schedule.mayIgnoreRequests(at: clock.now) {
+                    ignoringRequests = true
+                } else {
+                    listenToRequests()
                 }
-                if requests.timed { schedule.setNeedsTimedRedraw() }
-                if callbacks.takeBellRequest(), ownsTerminal { screen.ringBell() }
             }
             guard fds.count > 2 else { continue }
             if fds[2].revents & Int16(POLLIN) != 0 {
@@ -116,11 +137,47 @@ final class CursesEventLoop {
 
     private static let backgroundRecheckMilliseconds: Int32 = 500
 
+    /// Arms the wake-up pipe again, then takes what was asked while it was not armed.
+    private func listenToRequests() {
+        ignoringRequests = false
+        wakeUp.rearm()
+        takeRequests()
+    }
+
+    private func takeRequests() {
+        let requests = callbacks.takeRedrawRequests()
+        if requests.display {
+            // How long after their slot the paced reads' prices were handed over sets the next frames' lead.
+            if let slot = frameClock?.currentSlot, let asked = requests.lastDisplayRequest { readLead.heard(at: asked, slot: slot) }
+            schedule.setNeedsDisplay()
+        }
+        if requests.timed { schedule.setNeedsTimedRedraw() }
+        if callbacks.takeBellRequest(), ownsTerminal { screen.ringBell() }
+    }
+
+    /// Sleeps until input, a signal, a wake-up or the next frame. On Linux ppoll(2) waits to the
+    /// nanosecond; poll(2) elsewhere, in whole milliseconds rounded down, with the last fraction slept
+    /// before (`FrameSchedule.finalFraction`).
+    private func wait(_ fds: inout [pollfd]) -> Int32 {
+        guard ownsTerminal else { return poll(&fds, nfds_t(fds.count), Self.backgroundRecheckMilliseconds) }
+#if os(Linux)
+        let now = clock.now
+        guard let next = schedule.nextFrame else { return cb_ppoll(&fds, nfds_t(fds.count), nil, nil) }
+        let (seconds, attoseconds) = max(.zero, now.duration(to: next)).components
+        var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        return cb_ppoll(&fds, nfds_t(fds.count), &timeout, nil)
+#else
+        return poll(&fds, nfds_t(fds.count), schedule.pollTimeout(at: clock.now))
+#endif
+    }
+
+#if !os(Linux)
     private static func sleep(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         _ = nanosleep(&request, nil)
     }
+#endif
 
     /// False while the process runs in the background (continued with `bg`, or kill -STOP / -CONT, which
     /// leaves a job in the background): the terminal is not touched until we are in the foreground.

@@ -33,11 +33,30 @@ struct FrameSchedule: Sendable {
         needsTimedRedraw = true
     }
 
+    /// A frame is booked for a change or for time passing: whatever else is asked before it is drawn
+    /// with it, so the UI thread need not be told of it (`mayIgnoreRequests`).
+    var hasBookedRedraw: Bool { needsDisplay || needsTimedRedraw }
+
+    /// True while a booked frame waits for the cap: what is asked meanwhile changes nothing until that
+    /// frame, so the UI thread reads it then instead of waking for each request.
+    func mayIgnoreRequests(at now: Instant) -> Bool {
+        hasBookedRedraw && lastComposed != nil && !isDue(at: now)
+    }
+
     /// When the next frame is due; nil when only an event can make one due.
     var nextFrame: Instant? {
         guard let lastComposed else { return nil }
-        if needsDisplay || needsTimedRedraw { return lastFrame.map { $0 + minimumInterval } ?? lastComposed }
+        if hasBookedRedraw { return lastFrame.map { $0 + minimumInterval } ?? lastComposed }
         return idleInterval.map { lastComposed + $0 }
+    }
+
+    /// The instant a frame that starts at `start` counts from: the instant it was due, when the loop woke
+    /// for it within a quarter of the cap's interval, else `start`. Counted from when each frame ended, the
+    /// frames drifted later by the wake-up and the drawing, about a millisecond a frame, and every read slot
+    /// the streams had foreseen from the frame before came too early (`FrameClock`).
+    func frameTime(startingAt start: Instant) -> Instant {
+        guard let due = nextFrame, due <= start, due.duration(to: start) <= minimumInterval / 4 else { return start }
+        return due
     }
 
     func isDue(at now: Instant) -> Bool {

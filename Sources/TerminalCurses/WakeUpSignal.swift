@@ -8,6 +8,10 @@ import Darwin
 
 /// A pipe the UI thread polls, so any thread can wake it without locks: at most one byte is ever
 /// pending, however often `signal()` is called between two wake-ups.
+///
+/// After a wake-up the UI thread may leave it unarmed (`drain()` without `rearm()`): `signal()` then
+/// writes nothing, and the thread looks at what was asked when it wakes for its own reasons (the frame
+/// it has booked). While a frame waits for the cap, every quote batch used to wake it for nothing.
 final class WakeUpSignal: Sendable {
     let readEnd: Int32
     private let writeEnd: Int32
@@ -36,11 +40,16 @@ final class WakeUpSignal: Sendable {
     }
 
     /// Called by the UI thread when poll reports the pipe readable, before it looks at what was asked.
-    /// The flag is cleared after reading: a `signal()` in between is answered by the work the caller
-    /// does next; clearing first could swallow its byte and leave the flag set with an empty pipe.
+    /// Leaves the signal unarmed: until `rearm()`, `signal()` writes nothing.
     func drain() {
         var scratch = [UInt8](repeating: 0, count: 64)
         while read(readEnd, &scratch, scratch.count) > 0 {}
+    }
+
+    /// Lets the next `signal()` write again. The caller looks at what was asked after this: a
+    /// `signal()` before it is answered by that look, one after it writes a byte. (Arming before the
+    /// read in `drain` could swallow a byte and leave the flag set with an empty pipe.)
+    func rearm() {
         pending.store(false, ordering: .sequentiallyConsistent)
     }
 }

@@ -125,4 +125,35 @@ import Testing
         #expect(!schedule.isDue(at: start + .milliseconds(50)))
         #expect(schedule.isDue(at: start + .milliseconds(74)))
     }
+
+    @Test func requestsMayBeLeftForAFrameThatIsBookedButHeldByTheCap() {
+        var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
+        #expect(!schedule.mayIgnoreRequests(at: start), "before the first frame")
+        schedule.didDraw(at: start)
+        #expect(!schedule.mayIgnoreRequests(at: start + .milliseconds(5)), "nothing booked: a request must wake the loop")
+        schedule.setNeedsDisplay()
+        #expect(schedule.mayIgnoreRequests(at: start + .milliseconds(5)), "the frame at 33 ms will look at them")
+        #expect(!schedule.mayIgnoreRequests(at: start + .milliseconds(34)), "due: it is drawn now")
+        schedule.didDraw(at: start + .milliseconds(34))
+        schedule.setNeedsTimedRedraw()
+        #expect(schedule.mayIgnoreRequests(at: start + .milliseconds(40)), "a frame for time passing is booked too")
+    }
+
+    @Test func aFrameDrawnOnTimeCountsFromWhenItWasDueSoFramesKeepTheirCadence() {
+        var schedule = FrameSchedule(minimumInterval: .milliseconds(40), idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        schedule.setNeedsDisplay()
+        // Due at 40 ms; the loop woke at 40.3: the frame counts from 40, and the next is due at 80.
+        #expect(schedule.frameTime(startingAt: start + .microseconds(40_300)) == start + .milliseconds(40))
+        schedule.didDraw(at: schedule.frameTime(startingAt: start + .microseconds(40_300)))
+        schedule.setNeedsDisplay()
+        #expect(schedule.nextFrame == start + .milliseconds(80))
+        // Woken 15 ms late (over a quarter of the interval): it counts from when it started.
+        #expect(schedule.frameTime(startingAt: start + .milliseconds(95)) == start + .milliseconds(95))
+        // Nothing booked, or drawn before it was due (a resize): from when it started.
+        var idle = FrameSchedule(minimumInterval: .milliseconds(40), idleInterval: .milliseconds(500))
+        idle.didDraw(at: start)
+        #expect(idle.frameTime(startingAt: start + .milliseconds(45)) == start + .milliseconds(45))
+        #expect(schedule.frameTime(startingAt: start + .milliseconds(60)) == start + .milliseconds(60))
+    }
 }
