@@ -123,4 +123,18 @@ import Testing
             #expect(earlier.duration(to: later) >= .milliseconds(50), "read at the slot foreseen, not the one it moved to")
         }
     }
+
+    @Test func messagesReadTogetherWithThePeersCloseArriveBeforeTheEnd() async throws {
+        let chunk = Self.frame("one") + Self.frame("two")
+            + WebSocketFrameCodec.encode(.close(WebSocketCloseFrame(code: WebSocketCloseFrame.normalClosure)), maskingKey: nil)
+        let (texts, _) = try await serve([chunk], pacing: nil)
+        #expect(texts == ["one", "two"], "a read's messages go to the session before the end they came with")
+    }
+
+    @Test func messagesReadTogetherWithABrokenFrameArriveBeforeTheFailure() async throws {
+        // A server's frame must not be masked (RFC 6455 §5.1): the connection fails on it.
+        let chunk = Self.frame("one") + WebSocketFrameCodec.encode(.text("masked"), maskingKey: WebSocketMaskingKey(0x0A0B_0C0D))
+        let (texts, _) = try await serve([chunk], pacing: nil)
+        #expect(texts == ["one"])
+    }
 }
