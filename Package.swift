@@ -47,7 +47,7 @@ let package = Package(
         // safe text. Curses needs nothing else.
         // Its buffer writes run for every cell of every frame from TerminalUI: whole-module code that
         // other modules may inline, or the 1,000-row frame takes four times as long.
-        .target(name: "TerminalKit", dependencies: ["TextSafety"], swiftSettings: strict + [
+        .target(name: "TerminalKit", dependencies: ["TextSafety", "Locking"], swiftSettings: strict + [
             .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
         ]),
         .target(name: "Interactors", dependencies: ["Domain", "MarketDataHub", "Stores", "TerminalKit", "TextSafety", "Locking"], swiftSettings: strict),

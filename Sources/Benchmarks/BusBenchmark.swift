@@ -1,6 +1,7 @@
 import Bus
 import Domain
 import Foundation
+import Locking
 import Networking
 
 /// The bus of issue 16, leader to follower through a real `nats-server` with JetStream, both in this
@@ -153,7 +154,7 @@ struct BusBenchmark: Sendable {
             figures.add("bus.throughput.serverCPUNanosecondsPerQuote", serverCPUUsed.map { Double($0) / Double(quotes) })
 
             for rate in rates {
-                let count = Int(rate * MonotonicTime.seconds(Self.nanoseconds(latencyWindow)))
+                let count = Int(rate * latencyWindow.secondsValue)
                 log("bus latency at \(Format.rate(rate))/s, run \(run): \(count) quotes")
                 let cpuBefore = MonotonicTime.processCPU()
                 let serverBefore = server.cpuNanoseconds()
@@ -264,10 +265,5 @@ struct BusBenchmark: Sendable {
             guard ContinuousClock.now < deadline else { throw Failure(description: "waited \(timeout) for \(what)") }
             try await Task.sleep(for: .milliseconds(2))
         }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 }

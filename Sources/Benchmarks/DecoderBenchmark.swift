@@ -1,5 +1,6 @@
 import BrokerAdapters
 import Foundation
+import Locking
 import Networking
 
 /// Events per second that the project's own decoders make of broker frames on one core: the stream
@@ -88,8 +89,7 @@ struct DecoderBenchmark: Sendable {
                 return nil
             }
         }
-        let nanoseconds = UInt64(window.components.seconds) * 1_000_000_000
-            + UInt64(window.components.attoseconds / 1_000_000_000)
+        let nanoseconds = UInt64(window.wholeNanoseconds)
         var events = 0
         var input = 0
         let start = MonotonicTime.now()

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// Lets the lockstep producer sleep until every subscriber has received the quote it just handed in:
@@ -23,7 +24,6 @@ final class DeliveryCountdown: Sendable {
 
     /// false when `total` was not reached within `timeout` (a hub that lost a delivery).
     func wait(timeout: Duration) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        return reached.wait(timeout: .now() + Double(seconds) + Double(attoseconds) * 1e-18) == .success
+        reached.wait(timeout: .now() + timeout.secondsValue) == .success
     }
 }

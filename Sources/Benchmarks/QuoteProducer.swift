@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,8 +20,7 @@ struct ProducerPlan: Sendable {
     var duration: Duration
 
     var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        UInt64(duration.wholeNanoseconds)
     }
 }
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Interactors
+import Locking
 import Stores
 import TerminalUI
 import TerminalKit
@@ -155,8 +156,7 @@ struct RendererBenchmark: Sendable {
     /// Seconds per call, median over repeated calls within the window.
     private func medianTime(_ body: () -> Void) -> Double {
         var samples: [Double] = []
-        let deadline = MonotonicTime.now() + UInt64(window.components.attoseconds / 1_000_000_000)
-            + UInt64(window.components.seconds) * 1_000_000_000
+        let deadline = MonotonicTime.now() + UInt64(window.wholeNanoseconds)
         body()  // warm caches and lazy statics
         repeat {
             let start = MonotonicTime.now()

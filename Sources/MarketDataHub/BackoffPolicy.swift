@@ -1,3 +1,5 @@
+import Locking
+
 /// Exponential backoff with a cap and optional jitter, as a pure function of the attempt number.
 public struct BackoffPolicy: Sendable, Hashable {
     public var initial: Duration
@@ -23,10 +25,10 @@ public struct BackoffPolicy: Sendable, Hashable {
 
     /// The delay before reconnect attempt `attempt` (1-based). `unitRandom` in 0..<1 picks the jitter.
     public func delay(attempt: Int, unitRandom: Double = 0) -> Duration {
-        let cap = Self.seconds(maximum)
+        let cap = maximum.secondsValue
         // Multiplying step by step (instead of pow) stops at the cap, so a huge attempt count after
         // a long outage costs nothing and cannot overflow to infinity.
-        var raw = min(cap, Self.seconds(initial))
+        var raw = min(cap, initial.secondsValue)
         var step = 1
         while step < attempt, raw < cap, multiplier > 1 {
             raw = min(cap, raw * multiplier)
@@ -35,9 +37,5 @@ public struct BackoffPolicy: Sendable, Hashable {
         let spread = min(1, max(0, jitter)) * min(1, max(0, unitRandom))
         let jittered = raw * (1 - spread)
         return .milliseconds(Int64((jittered * 1000).rounded()))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

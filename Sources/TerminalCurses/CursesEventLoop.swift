@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import Locking
 import TerminalKit
 #if canImport(Glibc)
 import CGlibcPoll
@@ -163,8 +164,7 @@ final class CursesEventLoop {
 #if os(Linux)
         let now = clock.now
         guard let next = schedule.nextFrame else { return cb_ppoll(&fds, nfds_t(fds.count), nil, nil) }
-        let (seconds, attoseconds) = max(.zero, now.duration(to: next)).components
-        var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var timeout = now.duration(to: next).timespecValue
         return cb_ppoll(&fds, nfds_t(fds.count), &timeout, nil)
 #else
         return poll(&fds, nfds_t(fds.count), schedule.pollTimeout(at: clock.now))
@@ -173,8 +173,7 @@ final class CursesEventLoop {
 
 #if !os(Linux)
     private static func sleep(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var request = duration.timespecValue
         _ = nanosleep(&request, nil)
     }
 #endif

@@ -21,11 +21,9 @@ public final class TerminalSession: Sendable {
     private let bellRequested = Atomic<Bool>(false)
     private let displayRequested = Atomic<Bool>(false)
     private let timedRedrawRequested = Atomic<Bool>(false)
-    /// When the latest `setNeedsDisplay` was made, in nanoseconds after `requestOrigin`; `Int64.min`
-    /// before the first. The UI thread may read the requests a while after they were made (see
-    /// `WakeUpSignal`), and the read lead is learnt from when the prices were handed over.
-    private let lastDisplayRequestNanoseconds = Atomic<Int64>(.min)
-    private let requestOrigin = ContinuousClock.now
+    /// When the latest `setNeedsDisplay` was made. The UI thread may read the requests a while after they
+    /// were made (see `WakeUpSignal`), and the read lead is learnt from when the prices were handed over.
+    private let lastDisplayRequestTime = AtomicInstant()
     private let lifecycle: Locked<Lifecycle>
     /// Entered when the UI thread starts, left when it has restored the terminal.
     private let uiThreadRunning = DispatchGroup()
@@ -174,16 +172,12 @@ public final class TerminalSession: Sendable {
     /// Thread-safe, cheap, callable from any thread or actor: asks for a redraw. Frames are capped at
     /// `maxFramesPerSecond`; an identical frame writes nothing to the terminal.
     public func setNeedsDisplay() {
-        let (seconds, attoseconds) = requestOrigin.duration(to: .now).components
-        lastDisplayRequestNanoseconds.store(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .relaxed)
+        lastDisplayRequestTime.store(.now)
         displayRequested.store(true, ordering: .releasing)
         if case .success(let wakeUp) = wakeUp { wakeUp.signal() }
     }
 
-    private var lastDisplayRequest: ContinuousClock.Instant? {
-        let stored = lastDisplayRequestNanoseconds.load(ordering: .relaxed)
-        return stored == .min ? nil : requestOrigin + .nanoseconds(stored)
-    }
+    private var lastDisplayRequest: ContinuousClock.Instant? { lastDisplayRequestTime.load() }
 
     /// Thread-safe: asks for a redraw because time passed, not because anything changed (a message that
     /// fades after a while). Drawn like `setNeedsDisplay`'s, but a frame that then writes nothing does not

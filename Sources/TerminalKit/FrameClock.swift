@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// The screen's frame times, published by the UI thread for work that is only worth doing just before
@@ -8,17 +9,16 @@ import Synchronization
 public final class FrameClock: Sendable {
     /// The frame cap's interval: the UI draws no more often than this.
     public let frameInterval: Duration
-    private let origin: ContinuousClock.Instant
-    /// Nanoseconds from `origin` to the last frame; `Int64.min` before the first.
-    private let lastFrameNanoseconds = Atomic<Int64>(.min)
+    private let lastFrameDrawn: AtomicInstant
+    /// In whole nanoseconds, as `Duration` has no atomic form.
     private let leadNanoseconds: Atomic<Int64>
 
     /// `lead` is where the lead starts; the UI thread then sets it from what it measures
     /// (`ReadLeadEstimator`).
     public init(framesPerSecond: Int = 30, lead: Duration = .milliseconds(5), origin: ContinuousClock.Instant = .now) {
         frameInterval = .seconds(1) / max(1, framesPerSecond)
-        leadNanoseconds = Atomic(Self.nanoseconds(lead))
-        self.origin = origin
+        leadNanoseconds = Atomic(lead.wholeNanoseconds)
+        lastFrameDrawn = AtomicInstant(origin: origin)
     }
 
     /// How long before a frame the work must be handed over to reach it: the hops from a socket through
@@ -28,7 +28,7 @@ public final class FrameClock: Sendable {
     /// Called by the UI thread with the lead it measured; kept under a frame interval.
     public func setLead(_ lead: Duration) {
         let clamped = min(max(.zero, lead), frameInterval / 2)
-        leadNanoseconds.store(Self.nanoseconds(clamped), ordering: .relaxed)
+        leadNanoseconds.store(clamped.wholeNanoseconds, ordering: .relaxed)
     }
 
     /// Where the reads for the frame after the last one start: nil before the first frame.
@@ -38,13 +38,10 @@ public final class FrameClock: Sendable {
 
     /// Called by the UI thread with each frame the cap counts from.
     public func frameDrawn(at instant: ContinuousClock.Instant) {
-        lastFrameNanoseconds.store(Self.nanoseconds(origin.duration(to: instant)), ordering: .relaxed)
+        lastFrameDrawn.store(instant)
     }
 
-    public var lastFrame: ContinuousClock.Instant? {
-        let stored = lastFrameNanoseconds.load(ordering: .relaxed)
-        return stored == .min ? nil : origin + .nanoseconds(stored)
-    }
+    public var lastFrame: ContinuousClock.Instant? { lastFrameDrawn.load() }
 
     /// When a reader that last read at `lastRead` (and last read bytes at the slot `lastSlot`) should
     /// read again; nil to read now.
@@ -68,19 +65,14 @@ public final class FrameClock: Sendable {
         lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant? = nil, now: ContinuousClock.Instant
     ) -> ContinuousClock.Instant? {
         guard let lastFrame, let lastRead, frameInterval > .zero else { return nil }
-        let interval = nanoseconds(frameInterval)
+        let interval = frameInterval.wholeNanoseconds
         var earliest = lastRead
         if let lastSlot { earliest = max(earliest, lastSlot + frameInterval / 2) }
         var slot = lastFrame + frameInterval - lead
         if slot <= earliest {
-            let behind = nanoseconds(slot.duration(to: earliest))
+            let behind = slot.duration(to: earliest).wholeNanoseconds
             slot = slot + .nanoseconds((behind / interval + 1) * interval)
         }
         return slot > now ? slot : nil
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -1,3 +1,5 @@
+import Locking
+
 /// How far ahead of each frame the paced reads should start (`FrameClock.lead`), learnt from how long
 /// their prices took to reach the UI thread on recent frames.
 ///
@@ -38,8 +40,8 @@ public struct ReadLeadEstimator: Sendable {
 
     /// The UI heard of a change at `arrival`; the reads for the coming frame started at `slot`.
     public mutating func heard(at arrival: Instant, slot: Instant) {
-        let lateness = Self.nanoseconds(slot.duration(to: arrival))
-        guard lateness >= 0, lateness <= Self.nanoseconds(maximum) else { return }
+        let lateness = slot.duration(to: arrival).wholeNanoseconds
+        guard lateness >= 0, lateness <= maximum.wholeNanoseconds else { return }
         latest = max(latest ?? 0, lateness)
     }
 
@@ -63,10 +65,5 @@ public struct ReadLeadEstimator: Sendable {
         let percentile = sorted[max(0, (sorted.count * 9 + 9) / 10 - 1)]
         let lead = Duration.nanoseconds(percentile) + margin
         return min(maximum, max(minimum, lead))
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Locking
 
 /// The demo's price model: pure functions of (seed, symbol, broker, tick), so the same seed gives the
 /// same prices in every process and any tick costs the same to compute, however far from zero it is.
@@ -31,7 +32,7 @@ public enum DemoMarket {
     /// The market tick at `date`: ticks count from the Unix epoch, so every broker and every process
     /// agrees on which tick it is.
     public static func tick(at date: Date, interval: Duration) -> Int {
-        let seconds = interval.seconds
+        let seconds = interval.secondsValue
         guard seconds > 0 else { return 0 }
         return Int((date.timeIntervalSince1970 / seconds).rounded(.down))
     }
@@ -156,11 +157,5 @@ public enum DemoMarket {
     /// Whole cents as the exact price a quote carries.
     static func exact(cents: Int64) -> ExactDecimal {
         ExactDecimal(units: cents * (ExactDecimal.unitsPerOne / 100))
-    }
-}
-
-extension Duration {
-    fileprivate var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }

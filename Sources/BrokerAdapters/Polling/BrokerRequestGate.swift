@@ -69,13 +69,13 @@ public final class BrokerRequestGate: Sendable {
             }
             let now = clock.now()
             let until = pause.withLock { $0.rateLimited(retryAfter: retryAfter, at: now) }
-            throw .rateLimited(retryAfter: RequestPause.seconds(until - now))
+            throw .rateLimited(retryAfter: (until - now).secondsValue)
         }
     }
 
     private func refuseWhilePaused() throws(BrokerError) {
         if let left = pausedFor {
-            throw .rateLimited(retryAfter: RequestPause.seconds(left))
+            throw .rateLimited(retryAfter: left.secondsValue)
         }
     }
 }

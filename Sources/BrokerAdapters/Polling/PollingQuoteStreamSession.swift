@@ -13,7 +13,7 @@ enum PollingQuoteStreamSession {
         wallClock: Date
     ) -> DrivenQuoteStreamSession<Connection> {
         // The wall-clock time of the session clock's present, so offsets on it can be dated.
-        let epoch = wallClock.addingTimeInterval(-RequestPause.seconds(clock.now()))
+        let epoch = wallClock.addingTimeInterval(-clock.now().secondsValue)
         return DrivenQuoteStreamSession(
             connect: { continuation in Connection(state: PollingState(settings: settings, epoch: epoch), continuation: continuation) },
             drive: { connection in await run(connection, service: service, rateLimiter: rateLimiter, clock: clock) }

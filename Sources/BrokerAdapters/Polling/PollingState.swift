@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Locking
 
 /// One polling session as a value: which symbols it follows, which are due for a request, what it last
 /// reported per symbol, and how it backs off. `PollingQuoteStreamSession` only carries out the steps this
@@ -226,7 +227,7 @@ struct PollingState: Sendable {
         }
         holdUntil = now + wait
         isRetrying = true
-        return .emit(events + [.retrying(at: epoch.addingTimeInterval(RequestPause.seconds(now + wait)), after: error)])
+        return .emit(events + [.retrying(at: epoch.addingTimeInterval((now + wait).secondsValue), after: error)])
     }
 
     /// A 429 wins, since it carries the time to wait; otherwise the first failure.

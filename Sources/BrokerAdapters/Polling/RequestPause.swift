@@ -59,9 +59,4 @@ struct RequestPause: Sendable, Hashable {
         guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
         return .milliseconds(Int64((min(seconds, 3600) * 1000).rounded(.up)))
     }
-
-    /// A wait in seconds, as `BrokerError.rateLimited` carries it.
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
 }

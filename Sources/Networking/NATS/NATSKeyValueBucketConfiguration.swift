@@ -56,17 +56,12 @@ public struct NATSKeyValueBucketConfiguration: Sendable, Hashable {
     }
 
     func streamRequest(bucket: String) -> StreamRequest {
-        let maxAgeNanoseconds = maxAge.map(Self.nanoseconds) ?? 0
+        let maxAgeNanoseconds = maxAge?.wholeNanoseconds ?? 0
         // nats.go: two minutes, or the bucket's max age when that is shorter.
         let twoMinutes: Int64 = 120_000_000_000
         let window = maxAgeNanoseconds > 0 ? min(maxAgeNanoseconds, twoMinutes) : twoMinutes
         return StreamRequest(
             name: "KV_" + bucket, subjects: ["$KV.\(bucket).>"], maxMsgsPerSubject: max(1, history), maxAge: maxAgeNanoseconds,
             maxMsgSize: maxValueSize ?? -1, storage: storage.rawValue, numReplicas: max(1, replicas), duplicateWindow: window)
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

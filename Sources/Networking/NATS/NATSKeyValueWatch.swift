@@ -293,8 +293,8 @@ public final class NATSKeyValueWatch: Sendable {
             }
             let request = ConsumerRequest(streamName: keyValue.streamName, config: .init(
                 deliverSubject: subject, deliverPolicy: policy, optStartSeq: sequence, filterSubject: filterSubject,
-                idleHeartbeat: NATSKeyValueBucketConfiguration.nanoseconds(idleHeartbeat),
-                inactiveThreshold: NATSKeyValueBucketConfiguration.nanoseconds(.seconds(300))))
+                idleHeartbeat: idleHeartbeat.wholeNanoseconds,
+                inactiveThreshold: Duration.seconds(300).wholeNanoseconds))
             let apiSubject = "$JS.API.CONSUMER.CREATE." + keyValue.streamName
             let reply = try await keyValue.apiRequest(apiSubject, body: request)
             let answer = try NATSKeyValue.decode(ConsumerResponse.self, from: reply, subject: apiSubject)

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import Locking
 #endif
 
 /// The body of a connection's I/O thread: connects, upgrades, then loops on poll() until the connection
@@ -456,7 +457,7 @@ final class WebSocketIOLoop {
     private var elapsed: Duration { ContinuousClock.now - start }
 
     static func describe(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.secondsValue
         return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\((seconds * 100).rounded() / 100)s"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 #if canImport(Glibc)
 import CGlibcPoll
 import Glibc
@@ -64,10 +65,7 @@ enum WebSocketPoller {
     /// What is left until `deadline` as ppoll(2) takes it; nil waits without end, zero when it has passed.
     static func timeout(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant = .now) -> timespec? {
         guard let deadline else { return nil }
-        let remaining = now.duration(to: deadline)
-        guard remaining > .zero else { return timespec(tv_sec: 0, tv_nsec: 0) }
-        let (seconds, attoseconds) = remaining.components
-        return timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        return now.duration(to: deadline).timespecValue
     }
 
     /// Rounded up, so a deadline 0.4 ms away does not turn into a busy poll(…, 0) loop.

@@ -33,8 +33,7 @@ enum JournalDisk {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
             guard errno == EWOULDBLOCK || errno == EINTR else { throw failure(.lock, path) }
             guard clock.now < deadline else { throw .lockTimeout(path: path, waited: timeout) }
-            let (seconds, attoseconds) = pause.components
-            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            var request = pause.timespecValue
             _ = nanosleep(&request, nil)
             pause = min(pause * 2, .milliseconds(2))
         }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import Locking
 @testable import BrokerAdapters
 
 @Suite struct PollingStateTests {
@@ -8,7 +9,7 @@ import Testing
     /// The wall-clock time of offset zero.
     let epoch = Date(timeIntervalSince1970: 1_750_000_000)
 
-    func date(_ offset: Duration) -> Date { epoch.addingTimeInterval(RequestPause.seconds(offset)) }
+    func date(_ offset: Duration) -> Date { epoch.addingTimeInterval(offset.secondsValue) }
 
     func quote(_ symbol: String, _ last: Int) -> CommonQuote { ScriptedQuoteService.quote(symbol, last) }
 
