@@ -44,6 +44,8 @@ final class CursesEventLoop {
     /// The wake-up pipe is left unarmed while a booked frame waits for the cap (`FrameSchedule.mayIgnoreRequests`);
     /// that frame looks at what was asked meanwhile.
     private var ignoringRequests = false
+    /// The last wait ended because its timeout (the next frame's due time) came, not an event.
+    private var wokeForFrame = false
 
     init(screen: CursesScreen, wakeUp: WakeUpSignal, signalReadEnd: Int32, options: TerminalSessionOptions, callbacks: Callbacks) {
         self.screen = screen
@@ -77,7 +79,8 @@ final class CursesEventLoop {
                 // What was asked while the frame waited goes into it.
                 if ignoringRequests { listenToRequests() }
                 let size = screen.size
-                let frameTime = schedule.frameTime(startingAt: clock.now)
+                let frameTime = schedule.frameTime(startingAt: clock.now, wokeForIt: wokeForFrame)
+                wokeForFrame = false
                 let changed = screen.draw(callbacks.frame(size, Date()))
                 schedule.didDraw(at: frameTime, changedTerminal: changed)
                 if let frameClock, let lastFrame = schedule.lastFrame {
@@ -92,6 +95,7 @@ final class CursesEventLoop {
             if ownsTerminal, let fraction = schedule.finalFraction(at: clock.now) {
                 // Under a millisecond: input that comes meanwhile waits at most that long.
                 Self.sleep(fraction)
+                wokeForFrame = true
                 continue
             }
 #endif
@@ -106,6 +110,7 @@ final class CursesEventLoop {
                 fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0))
             }
             let ready = wait(&fds)
+            wokeForFrame = ready == 0
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .signal(SIGHUP)

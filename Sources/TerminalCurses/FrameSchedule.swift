@@ -50,12 +50,15 @@ struct FrameSchedule: Sendable {
         return idleInterval.map { lastComposed + $0 }
     }
 
-    /// The instant a frame that starts at `start` counts from: the instant it was due, when the loop woke
-    /// for it within a quarter of the cap's interval, else `start`. Counted from when each frame ended, the
-    /// frames drifted later by the wake-up and the drawing, about a millisecond a frame, and every read slot
-    /// the streams had foreseen from the frame before came too early (`FrameClock`).
-    func frameTime(startingAt start: Instant) -> Instant {
-        guard let due = nextFrame, due <= start, due.duration(to: start) <= minimumInterval / 4 else { return start }
+    /// The instant a frame that starts at `start` counts from: the instant it was due, when the loop slept
+    /// until then (`wokeForIt`: its wait timed out) and woke within a quarter of the cap's interval, else
+    /// `start`. Counted from when each frame ended, the frames drifted later by the wake-up and the drawing,
+    /// about a millisecond a frame, and every read slot the streams had foreseen from the frame before came
+    /// too early (`FrameClock`). A frame that something else woke (a price after a quiet spell, a key)
+    /// counts from `start`: counted from a due time before it, the next frame could come up to a quarter
+    /// interval early, beating the cap.
+    func frameTime(startingAt start: Instant, wokeForIt: Bool) -> Instant {
+        guard wokeForIt, let due = nextFrame, due <= start, due.duration(to: start) <= minimumInterval / 4 else { return start }
         return due
     }
 

@@ -144,16 +144,31 @@ import Testing
         schedule.didDraw(at: start)
         schedule.setNeedsDisplay()
         // Due at 40 ms; the loop woke at 40.3: the frame counts from 40, and the next is due at 80.
-        #expect(schedule.frameTime(startingAt: start + .microseconds(40_300)) == start + .milliseconds(40))
-        schedule.didDraw(at: schedule.frameTime(startingAt: start + .microseconds(40_300)))
+        #expect(schedule.frameTime(startingAt: start + .microseconds(40_300), wokeForIt: true) == start + .milliseconds(40))
+        schedule.didDraw(at: schedule.frameTime(startingAt: start + .microseconds(40_300), wokeForIt: true))
         schedule.setNeedsDisplay()
         #expect(schedule.nextFrame == start + .milliseconds(80))
         // Woken 15 ms late (over a quarter of the interval): it counts from when it started.
-        #expect(schedule.frameTime(startingAt: start + .milliseconds(95)) == start + .milliseconds(95))
+        #expect(schedule.frameTime(startingAt: start + .milliseconds(95), wokeForIt: true) == start + .milliseconds(95))
         // Nothing booked, or drawn before it was due (a resize): from when it started.
         var idle = FrameSchedule(minimumInterval: .milliseconds(40), idleInterval: .milliseconds(500))
         idle.didDraw(at: start)
-        #expect(idle.frameTime(startingAt: start + .milliseconds(45)) == start + .milliseconds(45))
-        #expect(schedule.frameTime(startingAt: start + .milliseconds(60)) == start + .milliseconds(60))
+        #expect(idle.frameTime(startingAt: start + .milliseconds(45), wokeForIt: true) == start + .milliseconds(45))
+        #expect(schedule.frameTime(startingAt: start + .milliseconds(60), wokeForIt: true) == start + .milliseconds(60))
+    }
+
+    @Test func aFrameThatAnEventWokeCountsFromWhenItStartedSoTheCapHolds() {
+        var schedule = FrameSchedule(minimumInterval: .milliseconds(40), idleInterval: .milliseconds(500))
+        schedule.didDraw(at: start)
+        // Nothing booked until a price comes at 48 ms, 8 ms after the cap allowed the next frame: it is drawn
+        // at once. Counted from 40, the frame after could come at 80, 32 ms after this one.
+        schedule.setNeedsDisplay()
+        let woken = start + .milliseconds(48)
+        #expect(schedule.isDue(at: woken))
+        let frameTime = schedule.frameTime(startingAt: woken, wokeForIt: false)
+        #expect(frameTime == woken)
+        schedule.didDraw(at: frameTime)
+        schedule.setNeedsDisplay()
+        #expect(schedule.nextFrame == start + .milliseconds(88))
     }
 }
