@@ -192,6 +192,12 @@ public final class TerminalSession: Sendable {
     public func ringBell() {
         bellRequested.store(true, ordering: .releasing)
         setNeedsDisplay()
+        wakeUpNow()
+    }
+
+    /// Wakes the UI thread even while it lets requests wait for a booked frame (`WakeUpSignal.signalNow`).
+    private func wakeUpNow() {
+        if case .success(let wakeUp) = wakeUp { wakeUp.signalNow() }
     }
 
     /// Stops the UI thread and restores the terminal (endwin). Idempotent and callable from any thread;
@@ -217,9 +223,11 @@ public final class TerminalSession: Sendable {
         case .returnNow:
             stopRequested.store(true, ordering: .releasing)
             setNeedsDisplay()
+            wakeUpNow()
         case .wait:
             stopRequested.store(true, ordering: .releasing)
             setNeedsDisplay()
+            wakeUpNow()
             uiThreadRunning.wait()
         }
     }

@@ -6,8 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A pipe the UI thread polls, so any thread can wake it without locks: at most one byte is ever
-/// pending, however often `signal()` is called between two wake-ups.
+/// A pipe the UI thread polls, so any thread can wake it without locks: `signal()` leaves at most one
+/// byte pending, however often it is called between two wake-ups.
 ///
 /// After a wake-up the UI thread may leave it unarmed (`drain()` without `rearm()`): `signal()` then
 /// writes nothing, and the thread looks at what was asked when it wakes for its own reasons (the frame
@@ -35,6 +35,14 @@ final class WakeUpSignal: Sendable {
 
     func signal() {
         guard pending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Wakes the UI thread even while it is unarmed, for what must not wait for the booked frame: `stop()`
+    /// (the caller blocks until the thread has ended) and the bell. Writes a byte each time, as these are
+    /// rare; `drain()` reads them all.
+    func signalNow() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }

@@ -50,4 +50,21 @@ import Darwin
         signal.signal()
         #expect(pendingBytes(signal) == 1)
     }
+
+    /// `stop()` blocks its caller until the UI thread ends, so it must not wait for a booked frame.
+    @Test func anUrgentSignalWakesTheThreadEvenWhileUnarmed() throws {
+        let signal = try WakeUpSignal()
+        signal.signal()
+        signal.drain()
+        signal.signal()
+        #expect(!isReadable(signal))
+        signal.signalNow()
+        #expect(isReadable(signal), "unarmed, yet the stop or the bell wakes the loop")
+        signal.drain()
+        #expect(!isReadable(signal))
+        signal.rearm()
+        signal.signal()
+        signal.signalNow()
+        #expect(pendingBytes(signal) == 2, "each urgent signal writes its byte; a drain reads them all")
+    }
 }
