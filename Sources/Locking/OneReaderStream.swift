@@ -65,6 +65,12 @@ public struct OneReaderStream<Element: Sendable>: AsyncSequence, Sendable {
         try await consumer.storage.take(isolation: actor) { $0.takeAll() }
     }
 
+    /// Whether the reader is parked waiting for an element: for tests that must yield to a parked
+    /// reader rather than race it.
+    var isReaderParked: Bool {
+        consumer.storage.state.withLock { $0.waiter != nil }
+    }
+
     @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(consumer: consumer)

@@ -1,4 +1,4 @@
-import Locking
+@testable import Locking
 import Testing
 
 /// `OneReaderStream` (the app's `QuoteEvents` and `WebSocketMessages`) keeps the contract of the
@@ -124,7 +124,11 @@ import Testing
     @Test func aParkedConsumerWakesOnceForSeveralYieldedTogether() async throws {
         let (events, continuation) = Events.makeStream()
         let consumer = Task { try await events.nextBatch() }
-        // Yielded under one lock: whether the consumer parked first or not, its one batch has them all.
+        // Parked first, so the three land while it waits: yielded under one lock and resumed once, it
+        // finds them all in its one batch (yielded one by one, the first resume could take [1] alone).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !events.isReaderParked, ContinuousClock.now < deadline { await Task.yield() }
+        #expect(events.isReaderParked)
         continuation.yield(contentsOf: [1, 2, 3])
         #expect(try await consumer.value == [1, 2, 3])
         continuation.yield(contentsOf: [])
