@@ -110,7 +110,8 @@ final class CursesEventLoop {
                 fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0))
             }
             let ready = wait(&fds)
-            wokeForFrame = ready == 0
+            // The background re-check times out too, but no frame is due then.
+            wokeForFrame = ready == 0 && ownsTerminal
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .signal(SIGHUP)

@@ -27,6 +27,9 @@ struct TimeUnitsTests {
     @Test func secondsAsADouble() {
         #expect(Duration.milliseconds(1_250).secondsValue == 1.25)
         #expect(Duration.seconds(-4).secondsValue == -4)
+        // Rounded once: multiplied by 1e-18 (not exact in binary) this was 0.14500000000000002, and a
+        // message rounding to hundredths said 0.15 s.
+        #expect(Duration.milliseconds(145).secondsValue == 0.145)
     }
 
     @Test func anAtomicInstantIsNilUntilStoredThenGivesBackTheInstantToTheNanosecond() {

@@ -7,20 +7,20 @@ import Synchronization
 /// Loads and stores are relaxed: the instant alone is published. Where readers must also see what was
 /// written before it, order it with a releasing store and an acquiring load of another atomic.
 public struct AtomicInstant: ~Copyable, Sendable {
-    private let origin: ContinuousClock.Instant
+    @usableFromInline let origin: ContinuousClock.Instant
     /// Nanoseconds after `origin`; `Int64.min` until the first store.
-    private let nanoseconds = Atomic<Int64>(.min)
+    @usableFromInline let nanoseconds = Atomic<Int64>(.min)
 
     public init(origin: ContinuousClock.Instant = .now) {
         self.origin = origin
     }
 
-    public func store(_ instant: ContinuousClock.Instant) {
+    @inlinable public func store(_ instant: ContinuousClock.Instant) {
         nanoseconds.store(origin.duration(to: instant).wholeNanoseconds, ordering: .relaxed)
     }
 
-    /// The last instant stored, to the nanosecond below; nil before the first.
-    public func load() -> ContinuousClock.Instant? {
+    /// The last instant stored, to the nanosecond; nil before the first.
+    @inlinable public func load() -> ContinuousClock.Instant? {
         let stored = nanoseconds.load(ordering: .relaxed)
         return stored == .min ? nil : origin + .nanoseconds(stored)
     }

@@ -1,3 +1,5 @@
+import Locking
+
 /// How a KV bucket's stream is made (the stream `KV_<bucket>` on `$KV.<bucket>.>`, as every NATS client
 /// makes it; ADR-8, https://github.com/nats-io/nats-architecture-and-design/blob/main/adr/ADR-8.md).
 public struct NATSKeyValueBucketConfiguration: Sendable, Hashable {

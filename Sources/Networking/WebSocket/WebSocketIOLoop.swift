@@ -1,9 +1,9 @@
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import Locking
 #endif
 
 /// The body of a connection's I/O thread: connects, upgrades, then loops on poll() until the connection
