@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Starts a connection's I/O loop on a thread of its own and waits until the loop says whether the
 /// connection was established, as both protocol clients do (WebSocket, NATS): the loop owns the socket
@@ -12,7 +13,10 @@ enum IOLoopThread {
     ) async -> Result<Void, Failure> {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, Failure>, Never>) in
-                let thread = Thread { body { continuation.resume(returning: $0) } }
+                let thread = Thread {
+                    KernelThreadName.setForCurrentThread(name)
+                    body { continuation.resume(returning: $0) }
+                }
                 thread.name = name
                 thread.start()
             }

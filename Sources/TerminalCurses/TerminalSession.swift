@@ -111,6 +111,7 @@ public final class TerminalSession: Sendable {
         let startupError = Locked<TerminalError?>(nil)
         uiThreadRunning.enter()
         let thread = Thread { [self] in
+            KernelThreadName.setForCurrentThread("terminal ui")
             let screen: CursesScreen
             do throws(TerminalError) {
                 screen = try CursesScreen(color: options.color, mouse: options.mouse)

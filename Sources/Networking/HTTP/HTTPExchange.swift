@@ -63,7 +63,7 @@ final class HTTPExchange: Sendable {
             return
         }
         let thread = Thread { [self] in
-            Self.nameThisThread()
+            KernelThreadName.setForCurrentThread(Self.threadName)
             answer(perform())
         }
         thread.start()
@@ -94,17 +94,6 @@ final class HTTPExchange: Sendable {
     }
 
     // MARK: - On the exchange's thread
-
-    /// Foundation's `Thread.name` does not reach the kernel on Linux, where `top -H` and /proc read a
-    /// thread's name; Glibc's module does not export pthread_setname_np, whose work this is.
-    private static func nameThisThread() {
-        #if os(Linux)
-        let file = open("/proc/thread-self/comm", O_WRONLY)
-        guard file >= 0 else { return }
-        _ = threadName.withCString { write(file, $0, strlen($0)) }
-        close(file)
-        #endif
-    }
 
     private func perform() -> Outcome {
         // OpenSSL writes with write(2), which raises SIGPIPE when the peer is gone. Blocked on this thread

@@ -51,7 +51,7 @@ final class LiveWebSocketConnection: WebSocketConnection {
         let channel = channel
         let messageContinuation = messageContinuation
         let result: Result<Void, WebSocketError> = await IOLoopThread.start(
-            named: "websocket \(configuration.handshake.endpoint.host)", cancel: { channel.cancelConnect() }
+            named: "ws \(configuration.handshake.endpoint.host)", cancel: { channel.cancelConnect() }
         ) { established in
             WebSocketIOLoop(configuration: configuration, channel: channel, messages: messageContinuation).run(established: established)
         }

@@ -30,7 +30,10 @@ final class PaperBrokerThread: SerialExecutor, Sendable {
             return !queue.threadRunning
         }
         if startThread {
-            let thread = Thread { [self] in run() }
+            let thread = Thread { [self] in
+                KernelThreadName.setForCurrentThread(name)
+                run()
+            }
             thread.name = name
             thread.start()
         } else {
