@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,7 +68,7 @@ struct StartupBenchmark: Sendable {
         }
         defer { terminal.stop() }
 
-        let deadline = terminal.startedAt + UInt64(timeout.components.seconds) * 1_000_000_000
+        let deadline = terminal.startedAt + UInt64(timeout.wholeNanoseconds)
         var output: [UInt8] = []
         while MonotonicTime.now() < deadline {
             guard let chunk = terminal.read(until: deadline) else { break }
