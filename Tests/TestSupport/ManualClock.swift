@@ -105,7 +105,10 @@ public final class ManualClock: Clock, Sendable {
 
     /// Waits until at least `count` tasks sleep on the clock. False when that has not happened within
     /// `timeout` of real time (scaled by `TestTime`), which only a broken implementation causes; tests fail on it.
-    public func sleepers(atLeast count: Int = 1, within timeout: Duration = .seconds(30)) async -> Bool {
+    /// The limit is long because a passing wait returns at once, and a new task can queue behind the whole
+    /// parallel suite's work: on two cores with other work beside it, every DemoBrokerTests task once took
+    /// over 30 s to reach its first sleep.
+    public func sleepers(atLeast count: Int = 1, within timeout: Duration = .seconds(120)) async -> Bool {
         let id = state.withLock { $0.makeID() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let enough = state.withLock { state -> Bool in
