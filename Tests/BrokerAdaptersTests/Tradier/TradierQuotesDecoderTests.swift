@@ -164,6 +164,37 @@ import Testing
         #expect(Self.differences(Self.foundation(invalid), Self.scanner(invalid)) == [])
     }
 
+    /// The cursor reads keys and strings eight bytes at a time: a quote, an escape, a control byte or a
+    /// byte above ASCII at every offset across the first three words reads as JSONDecoder reads it, and
+    /// plain text of every length stays on the fast path with its value intact.
+    @Test func everyByteOffsetOfAKeyOrAStringMatchesJSONDecoder() throws {
+        let specials: [[UInt8]] = [
+            Array(#"\n"#.utf8), Array(#"\""#.utf8), Array(#"\u0041"#.utf8), [0x01], [0x1F], [0x7F],
+            Array("é".utf8), [0xC3], [0xFF], [0x20],
+        ]
+        let head = Data(#"{"quotes":{"quote":{"symbol":"AAPL","#.utf8)
+        for length in 0...24 {
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            let asString = head + Data(#""description":""#.utf8) + Data(plain) + Data(#"","last":1.5}}}"#.utf8)
+            let asKey = head + Data("\"".utf8) + Data(plain) + Data(#"":1,"last":1.5}}}"#.utf8)
+            #expect(Self.fast(asString)?.quoteList.first?.description == String(decoding: plain, as: UTF8.self), "length \(length)")
+            #expect(Self.fast(asKey)?.quoteList.first?.last == FlexibleExactDecimal(exactDecimal("1.5")), "key of length \(length)")
+            for special in specials {
+                let text = plain + special + Array("tail".utf8)
+                let bodies = [
+                    head + Data(#""description":""#.utf8) + Data(text) + Data(#"","last":1.5}}}"#.utf8),
+                    head + Data("\"".utf8) + Data(text) + Data(#"":1,"last":1.5}}}"#.utf8),
+                ]
+                for body in bodies {
+                    #expect(Self.differences(Self.foundation(body), Self.scanner(body)) == [], "\(String(decoding: body, as: UTF8.self))")
+                }
+            }
+        }
+        // A string with a byte above ASCII in any word stays on the fast path, validated.
+        let accented = head + Data(#""description":"Société Générale d'Exemple","last":1.5}}}"#.utf8)
+        #expect(Self.fast(accented)?.quoteList.first?.description == "Société Générale d'Exemple")
+    }
+
     /// The values the broker reads, spelled out once, so a shared mistake in both paths shows too.
     @Test func stringNumbersEmptyStringsAndNulls() throws {
         let body = #"{"quotes":{"quote":{"symbol":"AAPL","last":"227.52","bid":"","ask":null,"volume":"38211905","trade_date":"1731528912441","prevclose":228.86}}}"#
