@@ -27,6 +27,13 @@ import Testing
         Set(frame.cells(showing: "-3.38", row: screenRow(F.Index.downRow)).map(\.style.foreground))
     }
 
+    /// The palette finds a role's and a brand's color by a switch: each must name its place in `allCases`,
+    /// where the palette put the colors, or a row would take another role's color.
+    @Test func everyRoleAndBrandSlotIsItsPlaceInAllCases() {
+        #expect(ColorRole.allCases.map(\.slot) == Array(ColorRole.allCases.indices))
+        #expect(BrandColor.allCases.map(Palette.brandSlot) == Array(BrandColor.allCases.indices))
+    }
+
     @Test func aBrokersColorFromTheConfigPaintsItsGlyph() {
         var options = F.utc
         options.colorDepth = .indexed256
