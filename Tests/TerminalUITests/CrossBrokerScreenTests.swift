@@ -68,6 +68,24 @@ import Testing
         #expect(!frame.lines.joined().contains("!"), "no flags in the per-symbol view")
     }
 
+    /// Each broker a per-symbol row names is in that broker's color: the best bid's glyph, the best ask's
+    /// and the freshest last's source (styled once a frame per broker, then picked per row).
+    @Test func aSymbolRowPaintsEachBrokerItNamesInItsColor() {
+        let frame = F.render(Self.state(.perSymbol, sparklines: false), columns: 120, rows: 35)
+        let palette = Palette(F.utc)
+        let apple = frame.lines[2]
+        func column(after text: String) -> Int {
+            apple.distance(from: apple.startIndex, to: apple.range(of: text)!.upperBound)
+        }
+        let beta = palette.brand(F.beta).foreground
+        let gamma = palette.brand(F.gamma).foreground
+        #expect(beta != nil && gamma != nil && beta != gamma)
+        // "189.85 β": the glyph is the last cell of the text.
+        #expect(frame[column(after: "189.85 β") - 1, 2].style.foreground == beta, "the best bid's glyph: \(apple)")
+        #expect(frame[column(after: "189.82 γ") - 1, 2].style.foreground == gamma, "the best ask's glyph: \(apple)")
+        #expect(frame[column(after: "β Beta Demo") - 11, 2].style.foreground == beta, "the source's glyph: \(apple)")
+    }
+
     /// Per broker: the best bid and ask are marked `*` and styled; the outlier and the stale-while-others-
     /// live rows are flagged `!` in the margin.
     @Test func thePerBrokerViewMarksTheBestPricesAndFlagsOddBrokers() {

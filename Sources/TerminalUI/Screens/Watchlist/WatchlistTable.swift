@@ -52,6 +52,9 @@ struct WatchlistTable {
             disagreementBasisPoints: nil)
         var hasCross = false
         var crossGroup = -1
+        // The per-symbol row shows its source's and its best bid's and ask's brokers in their colors:
+        // styled once a frame per broker, not three times a row (each a copy of the branding's strings).
+        let brokerBrands = perSymbol ? brokers.map { CellCode.bits(palette.brand($0)) } : []
         cache.prepareRows(count: state.rows.count, visible: visible)
         // Rows are read in place, slot and store entry through pointers: a copy of each costs a dozen
         // reference counts, and a 1,000-row frame reads 1,000 of them.
@@ -96,12 +99,12 @@ struct WatchlistTable {
                         askSource: consolidated ? cross.quote.bestAsk?.source ?? -1 : -1, brokers: brokers,
                         sparkline: entryIndex < sparklineCount ? entryIndex : -1, error: error, figures: figures, age: age)
                 }
-                var rowLook = look(of: slot, entry, hasError: error != nil, at: index)
+                let sourceBrand = perSymbol && hasCross && source >= 0 ? brokerBrands[source] : nil
+                var rowLook = look(of: slot, entry, brand: sourceBrand, hasError: error != nil, at: index)
                 if hasCross, source >= 0 {
                     if perSymbol {
-                        rowLook.brand = CellCode.bits(palette.brand(brokers[source]))
-                        if let bid = cross.quote.bestBid { rowLook.bidBrand = CellCode.bits(palette.brand(brokers[bid.source])) }
-                        if let ask = cross.quote.bestAsk { rowLook.askBrand = CellCode.bits(palette.brand(brokers[ask.source])) }
+                        if let bid = cross.quote.bestBid { rowLook.bidBrand = brokerBrands[bid.source] }
+                        if let ask = cross.quote.bestAsk { rowLook.askBrand = brokerBrands[ask.source] }
                     } else {
                         // A best price among one is no news: marked only where two brokers or more quote one.
                         rowLook.isBestBid = cross.quote.bestBidSources.contains(source) && cross.quote.quotedBids > 1
@@ -382,11 +385,15 @@ struct WatchlistTable {
         var askBrand: UInt64 = 0
     }
 
-    private func look(of slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, hasError: Bool, at index: Int) -> RowLook {
+    /// `brand` is the broker's style when the caller has it (the per-symbol row's source); else it is
+    /// worked out from the slot's branding.
+    private func look(
+        of slot: UnsafePointer<WatchlistRows.Slot>, _ row: UnsafePointer<QuoteEntry>, brand: UInt64?, hasError: Bool, at index: Int
+    ) -> RowLook {
         // Change % has the change's sign (a close is positive), even where the percent cuts to zero.
         let trend = CellCode.bits(palette.trend(row.pointee.quote?.change ?? 0))
         return RowLook(
-            brand: CellCode.bits(palette.brand(slot.pointee.branding)),
+            brand: brand ?? CellCode.bits(palette.brand(slot.pointee.branding)),
             flash: isFlashing(since: row.pointee.lastChangeAt) ? palette.flash(direction: row.pointee.lastChangeDirection) : nil,
             change: trend,
             changePercent: trend,
