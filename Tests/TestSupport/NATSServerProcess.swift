@@ -56,6 +56,16 @@ public final class NATSServerProcess: Sendable {
         }
     }
 
+    /// Stops the server where it is (SIGSTOP): its sockets stay open and unread, as a stalled or
+    /// overloaded server's would. `resume()` lets it go on.
+    public func pause() {
+        if let pid = pid.withLock({ $0 }) { Glibc.kill(pid, SIGSTOP) }
+    }
+
+    public func resume() {
+        if let pid = pid.withLock({ $0 }) { Glibc.kill(pid, SIGCONT) }
+    }
+
     /// What the server logged, for a failing test's message.
     public func log() -> String {
         (try? String(contentsOf: logFile, encoding: .utf8)).map { String($0.suffix(3000)) } ?? "(no log)"

@@ -45,6 +45,12 @@ actor BusQuoteSession: QuoteStreamSession {
     private var upstreamGeneration = 0
     private var upstreamSymbols: Set<String> = []
     private var quoteSubjects: [String: String] = [:]
+    /// The latest quote of each symbol the connection refused (its outbound buffer full: the server
+    /// slower than the broker), written again once there is room. Without this a refused quote was
+    /// dropped, and a symbol's last price before a lull never reached the followers. Kept apart from
+    /// `fromBus`, which the watch sets back to what the bus held before.
+    private var unwritten: [String: CommonQuote] = [:]
+    private var rewriting: Task<Void, Never>?
     private var symbolsByKey: [String: String] = [:]
     private var tasks: [Task<Void, Never>] = []
     private var watches: [NATSKeyValueWatch] = []
@@ -143,6 +149,7 @@ actor BusQuoteSession: QuoteStreamSession {
         guard !isClosed else { return }
         isClosed = true
         for task in tasks { task.cancel() }
+        rewriting?.cancel()
         for watch in watches { watch.stop() }
         if let upstream {
             self.upstream = nil
@@ -378,6 +385,7 @@ actor BusQuoteSession: QuoteStreamSession {
         guard let upstream else { return }
         self.upstream = nil
         upstreamSymbols = []
+        unwritten = [:]
         upstream.reader.cancel()
         Task { await upstream.session.close() }
         for symbol in demand.sorted() { if let quote = fromBus[symbol] { output.yield(.quote(quote)) } }
@@ -394,7 +402,48 @@ actor BusQuoteSession: QuoteStreamSession {
             quoteSubjects[quote.symbol] = subject
         }
         fromBus[quote.symbol] = quote
-        try? keyValue.connection.publish(subject, payload: BusQuoteWire.encode(quote))
+        do {
+            try keyValue.connection.publish(subject, payload: BusQuoteWire.encode(quote))
+            if !unwritten.isEmpty { unwritten[quote.symbol] = nil }
+        } catch .outboundBufferFull {
+            // Only the latest quote of a symbol matters (the bucket keeps one value per key): keep it,
+            // and write it when the buffer has room again.
+            if unwritten.isEmpty { trace("the bus's outbound buffer is full: quotes are written again, latest only, as it drains") }
+            unwritten[quote.symbol] = quote
+            rewriteWhenThereIsRoom()
+        } catch {
+            // Closed: this session is ending; a new leader writes the prices again.
+        }
+    }
+
+    /// Tries the unwritten symbols again every few milliseconds until all are written, the lease is
+    /// lost or the session closes.
+    private func rewriteWhenThereIsRoom() {
+        guard rewriting == nil else { return }
+        rewriting = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.rewritePause)
+                guard self.rewriteUnwritten() else { break }
+            }
+        }
+    }
+
+    private static let rewritePause = Duration.milliseconds(20)
+
+    /// Writes each unwritten symbol's latest quote; true while some are still refused.
+    private func rewriteUnwritten() -> Bool {
+        guard !isClosed, upstream != nil else {
+            unwritten = [:]
+            rewriting = nil
+            return false
+        }
+        for symbol in unwritten.keys.sorted() {
+            guard let quote = unwritten[symbol] else { continue }
+            publish(quote)
+            if unwritten[symbol] != nil { break }
+        }
+        if unwritten.isEmpty { rewriting = nil }
+        return !unwritten.isEmpty
     }
 
     private func publishState(_ condition: BusBrokerState.Condition, reason: String = "") {

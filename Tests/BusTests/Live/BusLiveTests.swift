@@ -1,6 +1,7 @@
 import Bus
 import Domain
 import Foundation
+import Locking
 import Networking
 import Testing
 
@@ -97,6 +98,69 @@ import Testing
             upstreamB.push(.quote(Self.quote("AAPL", "228")))
             try await BusLiveRig.eventually("B's own upstream feeds it") { eventsB.lastQuote("AAPL")?.last == ExactDecimal(parsing: "228") }
 
+            await sessionB.close()
+            await linkA.close()
+            await linkB.close()
+        }
+    }
+
+    /// A leader whose connection cannot write as fast as its broker streams (here the server stopped
+    /// while 200,000 quotes arrive: more than the sockets' buffers and the client's 8 MiB hold) has
+    /// quotes refused; it writes each symbol's latest one again once there is room, so the follower
+    /// ends on every symbol's last price. Before, a refused quote was dropped, and the bus benchmark's
+    /// follower sometimes ended on an older price.
+    @Test func aLeaderWhoseWritesAreRefusedStillWritesEverySymbolsLastQuote() async throws {
+        try await BusLiveRig.with { server in
+            // Leases that outlast the stall: this test is about the quotes, not the election.
+            let lease = LeasePolicy(timeToLive: .seconds(120), renewEvery: .seconds(40), standDownAfterFailure: .seconds(2))
+            let traced = Locked<[String]>([])
+            var settingsA = BusLiveRig.settings([server.url], instance: "a")
+            settingsA.lease = lease
+            settingsA.trace = { line in traced.withLock { $0.append(line) } }
+            var settingsB = BusLiveRig.settings([server.url], instance: "b")
+            settingsB.lease = lease
+            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
+            let linkA = BusLink(settings: settingsA), linkB = BusLink(settings: settingsB)
+            let serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: BusRouteBoard())
+            let serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: BusRouteBoard())
+            let symbols = (0..<20).map { "S\($0)" }
+
+            let sessionA = try await serviceA.openSession()
+            await sessionA.subscribe(["S0"])
+            try await BusLiveRig.eventually("A leads") { upstreamA.subscribed == ["S0"] }
+            let sessionB = try await serviceB.openSession()
+            let eventsB = EventLog(sessionB)
+            await sessionB.subscribe(Set(symbols))
+            try await BusLiveRig.eventually("B's demand reaches A's upstream") { upstreamA.subscribed == Set(symbols) }
+
+            server.pause()
+            var last: [String: CommonQuote] = [:]
+            for index in 0..<200_000 {
+                let symbol = symbols[index % symbols.count]
+                let quote = CommonQuote(
+                    symbol: symbol, last: ExactDecimal(units: Int64(100_000_000 + index)),
+                    timestamp: Date(timeIntervalSince1970: 1_795_000_000 + Double(index) / 1_000))
+                upstreamA.push(.quote(quote))
+                last[symbol] = quote
+            }
+            let refused = "outbound buffer is full"
+            // A says in its trace when the connection first refuses a write; the outcome below is the test.
+            try? await BusLiveRig.eventually("A's writes are refused", within: .seconds(20)) {
+                traced.withLock { $0.contains { $0.contains(refused) } }
+            }
+            #expect(traced.withLock { $0.contains { $0.contains(refused) } }, "the stall did not fill A's outbound buffer")
+            server.resume()
+            do {
+                try await BusLiveRig.eventually("B ends on every symbol's last quote", within: .seconds(60)) {
+                    // The price: the wire keeps times to the microsecond, these were made from a Double.
+                    symbols.allSatisfy { eventsB.lastQuote($0)?.last == last[$0]?.last }
+                }
+            } catch {
+                let shown = symbols.map { "\($0): \(eventsB.lastQuote($0)?.last.description ?? "none") of \(last[$0]?.last.description ?? "?")" }
+                Issue.record("\(error)\n\(shown.joined(separator: ", "))\nA: \(traced.withLock { $0 }.suffix(8).joined(separator: "\n"))")
+            }
+
+            await sessionA.close()
             await sessionB.close()
             await linkA.close()
             await linkB.close()
