@@ -50,6 +50,10 @@ actor BusQuoteSession: QuoteStreamSession {
     /// dropped, and a symbol's last price before a lull never reached the followers. Kept apart from
     /// `fromBus`, which the watch sets back to what the bus held before.
     private var unwritten: [String: CommonQuote] = [:]
+    /// The broker's state and this process's demand when the connection refused them, latest per
+    /// subject: written again with the quotes, and before them, since a lost `live` or a lost symbol
+    /// would otherwise wait for the next change or heartbeat. Kept whoever leads, until written or closed.
+    private var unwrittenRecords: [String: [UInt8]] = [:]
     private var rewriting: Task<Void, Never>?
     private var symbolsByKey: [String: String] = [:]
     private var tasks: [Task<Void, Never>] = []
@@ -416,8 +420,8 @@ actor BusQuoteSession: QuoteStreamSession {
         }
     }
 
-    /// Tries the unwritten symbols again every few milliseconds until all are written, the lease is
-    /// lost or the session closes.
+    /// Tries the unwritten records and symbols again every few milliseconds until all are written (the
+    /// quotes: or the lease is lost) or the session closes.
     private func rewriteWhenThereIsRoom() {
         guard rewriting == nil else { return }
         rewriting = Task {
@@ -430,30 +434,56 @@ actor BusQuoteSession: QuoteStreamSession {
 
     private static let rewritePause = Duration.milliseconds(20)
 
-    /// Writes each unwritten symbol's latest quote; true while some are still refused.
+    /// Writes each unwritten record, then each unwritten symbol's latest quote (quotes only while this
+    /// process leads); true while some are still refused.
     private func rewriteUnwritten() -> Bool {
-        guard !isClosed, upstream != nil else {
+        guard !isClosed else {
             unwritten = [:]
+            unwrittenRecords = [:]
             rewriting = nil
             return false
         }
-        for symbol in unwritten.keys.sorted() {
-            guard let quote = unwritten[symbol] else { continue }
-            publish(quote)
-            if unwritten[symbol] != nil { break }
+        if upstream == nil { unwritten = [:] }
+        for subject in unwrittenRecords.keys.sorted() {
+            guard let payload = unwrittenRecords[subject] else { continue }
+            writeRecord(payload, to: subject)
+            if unwrittenRecords[subject] != nil { break }
         }
-        if unwritten.isEmpty { rewriting = nil }
-        return !unwritten.isEmpty
+        if unwrittenRecords.isEmpty {
+            for symbol in unwritten.keys.sorted() {
+                guard let quote = unwritten[symbol] else { continue }
+                publish(quote)
+                if unwritten[symbol] != nil { break }
+            }
+        }
+        let refused = !unwritten.isEmpty || !unwrittenRecords.isEmpty
+        if !refused { rewriting = nil }
+        return refused
     }
 
     private func publishState(_ condition: BusBrokerState.Condition, reason: String = "") {
         let state = BusBrokerState(condition: condition, reason: reason, leader: settings.holder)
-        try? keyValue.connection.publish(stateSubject, payload: BusRecords.encode(state))
+        writeRecord(BusRecords.encode(state), to: stateSubject)
     }
 
     private func writeDemand() {
         demandWritten = (demand, now)
-        try? keyValue.connection.publish(demandSubject, payload: BusRecords.encode(BusDemand(symbols: demand)))
+        writeRecord(BusRecords.encode(BusDemand(symbols: demand)), to: demandSubject)
+    }
+
+    /// A state or demand record: the bucket keeps one value per subject, so a refused one is kept, in
+    /// place of any older one still waiting, and written once there is room.
+    private func writeRecord(_ payload: [UInt8], to subject: String) {
+        do {
+            try keyValue.connection.publish(subject, payload: payload)
+            unwrittenRecords[subject] = nil
+        } catch .outboundBufferFull {
+            if unwrittenRecords[subject] == nil { trace("the bus's outbound buffer is full: the \(subject == stateSubject ? "state" : "demand") is written again as it drains") }
+            unwrittenRecords[subject] = payload
+            rewriteWhenThereIsRoom()
+        } catch {
+            // Closed: this session is ending.
+        }
     }
 
     // MARK: Telling the hub and the footer

@@ -108,14 +108,17 @@ import Testing
     /// while 200,000 quotes arrive: more than the sockets' buffers and the client's 8 MiB hold) has
     /// quotes refused; it writes each symbol's latest one again once there is room, so the follower
     /// ends on every symbol's last price. Before, a refused quote was dropped, and the bus benchmark's
-    /// follower sometimes ended on an older price.
-    @Test func aLeaderWhoseWritesAreRefusedStillWritesEverySymbolsLastQuote() async throws {
+    /// follower sometimes ended on an older price. The broker's state and the leader's demand, refused
+    /// the same way, are written again too (before, they waited for the next change or heartbeat).
+    @Test func aLeaderWhoseWritesAreRefusedStillWritesEverySymbolsLastQuoteItsStateAndItsDemand() async throws {
         try await BusLiveRig.with { server in
             // Leases that outlast the stall: this test is about the quotes, not the election.
             let lease = LeasePolicy(timeToLive: .seconds(120), renewEvery: .seconds(40), standDownAfterFailure: .seconds(2))
             let traced = Locked<[String]>([])
             var settingsA = BusLiveRig.settings([server.url], instance: "a")
             settingsA.lease = lease
+            // No heartbeat in the test's time: a refused demand is written again by the fix or not at all.
+            settingsA.demandHeartbeat = .seconds(120)
             settingsA.trace = { line in traced.withLock { $0.append(line) } }
             var settingsB = BusLiveRig.settings([server.url], instance: "b")
             settingsB.lease = lease
@@ -149,6 +152,17 @@ import Testing
                 traced.withLock { $0.contains { $0.contains(refused) } }
             }
             #expect(traced.withLock { $0.contains { $0.contains(refused) } }, "the stall did not fill A's outbound buffer")
+            // With the buffer full and the server still stopped, the broker's state changes and A shows
+            // one more symbol: both records are refused.
+            let reason = "the test's broker went away at the stall"
+            upstreamA.push(.retrying(at: Date(timeIntervalSince1970: 1_795_000_100), after: .network(reason)))
+            await sessionA.subscribe(["EXTRA"])
+            for record in ["state", "demand"] {
+                try? await BusLiveRig.eventually("A's \(record) is refused", within: .seconds(20)) {
+                    traced.withLock { $0.contains { $0.contains("the \(record) is written again") } }
+                }
+                #expect(traced.withLock { $0.contains { $0.contains("the \(record) is written again") } }, "A's \(record) was not refused")
+            }
             server.resume()
             do {
                 try await BusLiveRig.eventually("B ends on every symbol's last quote", within: .seconds(60)) {
@@ -158,6 +172,17 @@ import Testing
             } catch {
                 let shown = symbols.map { "\($0): \(eventsB.lastQuote($0)?.last.description ?? "none") of \(last[$0]?.last.description ?? "?")" }
                 Issue.record("\(error)\n\(shown.joined(separator: ", "))\nA: \(traced.withLock { $0 }.suffix(8).joined(separator: "\n"))")
+            }
+            try await BusLiveRig.eventually("B hears the state A's broker had at the stall", within: .seconds(30)) {
+                if case .retrying(_, .network(let said)) = eventsB.lastStatus { said.contains(reason) } else { false }
+            }
+            guard case .success(let keyValue) = await linkB.keyValue() else {
+                Issue.record("the bus should be reachable")
+                return
+            }
+            try await BusLiveRig.eventually("A's demand on the bus names the symbol added at the stall", within: .seconds(30)) {
+                let entry = try? await keyValue.get(BusKeys.demand(instance: "a", broker: upstreamA.branding.id))
+                return entry.map { String(decoding: $0.value, as: UTF8.self).contains("\"EXTRA\"") } == true
             }
 
             await sessionA.close()
