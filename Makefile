@@ -182,8 +182,25 @@ FUZZ_SOURCES_BusQuoteWire := $(addprefix Sources/Bus/Wire/,BusQuoteWire.swift Bu
 FUZZ_IMPORTS_BusQuoteWire := TextSafety Locking Domain
 # The HTTP client's response parser (Sources/Networking/HTTP): its three files, no imports.
 FUZZ_SOURCES_HTTPResponseParser := $(addprefix Sources/Networking/HTTP/,HTTPResponseParser.swift HTTPResponseHead.swift HTTPResponseParseError.swift)
+# Tradier's quotes body scanner against JSONDecoder (differential). Its files `import Networking` for the
+# HTTP types: a Networking module of just those files (the whole one needs OpenSSL and the poll shims),
+# and the Tradier and wire files the request factory that names the body's decoder pulls in.
+FUZZ_MODULE_SOURCES_Networking := $(addprefix Sources/Networking/,HTTPResponse.swift HTTP/HTTPRequest.swift \
+	HTTP/HTTPHeaderFields.swift RequestConstructionError.swift Request.swift RequestServicer.swift HTTPStatusMapping.swift \
+	ServiceContext.swift JSONStringLiteral.swift)
+FUZZ_MODULE_IMPORTS_Networking := TextSafety Locking Domain
+FUZZ_TRADIER := Sources/BrokerAdapters/Tradier
+FUZZ_SOURCES_TradierQuotesDecoder := $(addprefix $(FUZZ_TRADIER)/Tradier,QuotesDecoder.swift QuotesCursor.swift Quote.swift \
+	QuotesEnvelope.swift Nullable.swift ResponseDecoding.swift ErrorBody.swift RequestFactory.swift Exchange.swift \
+	OrderAckEnvelope.swift OrderForm.swift StreamSessionEnvelope.swift Symbol.swift Credentials.swift BalancesEnvelope.swift \
+	OrderEnvelope.swift OrdersEnvelope.swift PositionsEnvelope.swift ProfileEnvelope.swift Order.swift) \
+	$(addprefix Sources/BrokerAdapters/Wire/,BrokerURL.swift WireDecoding.swift OneOrMany.swift FlexibleExactDecimal.swift \
+	FlexibleInt64.swift FlexibleIdentifier.swift RFC3339.swift RFC3339Date.swift EpochTimestamp.swift) \
+	$(addprefix Sources/BrokerAdapters/Trading/,LiveTradingGuard.swift LiveTrading.swift) \
+	$(wildcard Sources/BrokerAdapters/Streaming/StreamJSONScanner*.swift) Sources/BrokerAdapters/Streaming/StreamJSONText.swift
+FUZZ_IMPORTS_TradierQuotesDecoder := TextSafety Locking Domain Networking
 FUZZ_TARGETS := WebSocketFrameCodec WebSocketHandshake NATSProtocolParser StreamJSONScanner $(addsuffix StreamDecoder,$(FUZZ_STREAM_BROKERS)) \
-	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing BusQuoteWire HTTPResponseParser
+	LotsCSV JournalReplay PaperLedgerReplay ExactDecimalParsing BusQuoteWire HTTPResponseParser TradierQuotesDecoder
 
 fuzz: $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_TARGETS))
 	Fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -208,7 +225,7 @@ $(FUZZ_DIR)/bin/%: Fuzz/%Fuzzer.swift Fuzz/Support/FuzzInvariant.swift $$(FUZZ_S
 
 # A static pattern rule: an implicit one could not build a library that needs another (make refuses to
 # chain one implicit rule through itself).
-$(call fuzz_libraries,TextSafety Locking Domain Stores): $(FUZZ_MODULES)/lib%.a: $$(FUZZ_MODULE_SOURCES_$$*) $$(call fuzz_libraries,$$(FUZZ_MODULE_IMPORTS_$$*))
+$(call fuzz_libraries,TextSafety Locking Domain Stores Networking): $(FUZZ_MODULES)/lib%.a: $$(FUZZ_MODULE_SOURCES_$$*) $$(call fuzz_libraries,$$(FUZZ_MODULE_IMPORTS_$$*))
 	@mkdir -p $(@D)
 	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name $* -emit-module -emit-module-path $(@D)/$*.swiftmodule \
 		-emit-library -static $(filter %.swift,$^) -o $@
