@@ -56,7 +56,7 @@ public enum WatchlistScreen {
         layout = WatchlistLayout()
         let size = ScreenSize(columns: max(0, size.columns), rows: max(0, size.rows))
         var buffer = ScreenBuffer(size: size)
-        let palette = Palette(options, theme: state.theme)
+        let palette = cache.palette(options, theme: state.theme)
         buffer.colorDefinitions = palette.definitions
         guard fits(size) else {
             TooSmallNotice(minimum: minimumSize, palette: palette).draw(into: &buffer)

@@ -72,6 +72,11 @@ import Testing
         sparklineOneMore[0].record(exactDecimal("195.00"), at: F.now)
         var themed = Self.state(gammaBids)
         themed.theme = .light
+        // The palette is kept between frames too: a configured color must reach the next one.
+        var upInBlue = F.utc
+        upInBlue.colorOverrides[.up] = .rgb(RGBColor(red: 0x20, green: 0x60, blue: 0xff))
+        var brokerInRed = upInBlue
+        brokerInRed.brokerColorOverrides[F.beta.id] = .indexed(9)
 
         let steps: [(String, WatchlistViewState, Date, Int, RenderOptions)] = [
             ("first frame", base, F.now, 200, F.utc),
@@ -87,6 +92,8 @@ import Testing
             ("narrower", Self.state(gammaBids, mode: .perSymbol), F.now, 120, F.utc),
             ("without color", Self.state(gammaBids, mode: .perSymbol), F.now, 120, F.monochrome),
             ("another theme", themed, F.now, 120, F.utc),
+            ("a configured color for prices that rose", themed, F.now, 120, upInBlue),
+            ("a configured color for a broker", themed, F.now, 120, brokerInRed),
             ("back to the first", base, F.now, 200, F.utc),
         ]
         var previous: ScreenBuffer?

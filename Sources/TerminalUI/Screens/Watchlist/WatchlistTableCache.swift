@@ -23,6 +23,32 @@ public struct WatchlistTableCache: Sendable {
     var header = KeptRow<HeaderBar.Key, [WatchlistLayout.Tab]>()
     var footer = KeptRow<BrokerFooter.Key, Bool>()
 
+    // MARK: The palette, which changes with the theme or the config's colors
+
+    /// What `Palette` is made from: rebuilt every frame, it resolved every role's color and searched for
+    /// palette entries each time (about 5 % of the render thread's time with a live watchlist).
+    private struct PaletteKey: Equatable, Sendable {
+        var color: Bool
+        var depth: ColorDepth
+        var overrides: [ColorRole: ColorSpec]
+        var brokerOverrides: [String: ColorSpec]
+        var theme: ThemeName
+    }
+
+    private var paletteKey: PaletteKey?
+    private var keptPalette: Palette?
+
+    /// The palette of `options` and `theme`, made again only when one of them changed.
+    mutating func palette(_ options: RenderOptions, theme: ThemeName) -> Palette {
+        let key = PaletteKey(
+            color: options.color, depth: options.colorDepth, overrides: options.colorOverrides,
+            brokerOverrides: options.brokerColorOverrides, theme: theme)
+        if let keptPalette, key == paletteKey { return keptPalette }
+        let palette = Palette(options, theme: theme)
+        (paletteKey, keptPalette) = (key, palette)
+        return palette
+    }
+
     // MARK: The columns and their headings, which change when a width on screen does
 
     /// What `ColumnLayout.fit` lays the columns out from.
