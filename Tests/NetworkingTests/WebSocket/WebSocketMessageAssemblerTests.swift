@@ -81,6 +81,73 @@ import Testing
         #expect((String(validating: bytes, as: UTF8.self) != nil) == valid, "agrees with the standard library")
     }
 
+    /// What the assembler makes of `payload`, as a message of one frame or split into fragments at
+    /// `splits`: the events, or the error.
+    func outcome(
+        _ payload: [UInt8], opcode: WebSocketOpcode = .text, splits: [Int] = [], limit: Int = 16 << 20
+    ) -> Result<[WebSocketMessageAssembler.Event], WebSocketProtocolError> {
+        let ends = splits + [payload.count]
+        var frames: [WebSocketFrame] = []
+        var start = 0
+        for (index, end) in ends.enumerated() {
+            frames.append(WebSocketFrame(
+                fin: index == ends.count - 1, opcode: index == 0 ? opcode : .continuation, payload: Array(payload[start..<end])))
+            start = end
+        }
+        return Result { () throws(WebSocketProtocolError) in try events(frames, limit: limit) }
+    }
+
+    /// A message in one frame takes the standard library's one-pass path; in fragments, the
+    /// incremental validator's. Both give the same message or the same error, for every payload here
+    /// split at every place, and for seeded random bytes (mostly ASCII with bytes of every kind mixed in).
+    @Test func aMessageInOneFrameIsReadAsItsFragmentsAre() {
+        var payloads: [[UInt8]] = [
+            [], Array("{\"type\":\"quote\",\"symbol\":\"SPY\",\"bid\":281.84}".utf8), Array("aé€😀".utf8),
+            [0xC3, 0x28], [0x61, 0xE2, 0x82], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xF0, 0x9F, 0x98], [0xFF], [0x80], Array("ok".utf8) + [0xF5, 0x80, 0x80, 0x80],
+        ]
+        var random = SplitMix(seed: 18)
+        let bytes: [UInt8] = [0x41, 0x7F, 0x80, 0xBF, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0xA0, 0x9F, 0x90, 0x8F]
+        for _ in 0..<400 {
+            payloads.append((0..<Int(random.next() % 12)).map { _ in
+                random.next() % 3 == 0 ? bytes[Int(random.next() % UInt64(bytes.count))] : UInt8(0x20 + random.next() % 0x5F)
+            })
+        }
+        var invalid = 0
+        for payload in payloads {
+            let whole = outcome(payload)
+            if WebSocketUTF8Validator.isValid(payload) {
+                #expect(whole == .success([.message(.text(String(decoding: payload, as: UTF8.self)))]), "\(payload)")
+            } else {
+                invalid += 1
+                #expect(throws: WebSocketProtocolError.self, "\(payload)") { try whole.get() }
+            }
+            for split in 0...payload.count {
+                #expect(outcome(payload, splits: [split]) == whole, "\(payload) split at \(split)")
+            }
+            #expect(outcome(payload, opcode: .binary) == .success([.message(.binary(payload))]))
+        }
+        #expect(invalid > 100 && invalid < payloads.count - 100, "the sweep has both kinds: \(invalid) of \(payloads.count) invalid")
+        // The size limit holds for a whole message too.
+        let eleven = Array(repeating: UInt8(0x61), count: 11)
+        #expect(outcome(eleven, limit: 10) == .failure(WebSocketProtocolError(closeCode: 1009, detail: "message of more than 10 bytes")))
+        #expect(outcome(eleven, limit: 10) == outcome(eleven, splits: [5], limit: 10))
+        #expect(outcome(Array(eleven.dropFirst()), limit: 10) == .success([.message(.text("aaaaaaaaaa"))]))
+    }
+
+    /// A deterministic generator for the sweep above (SplitMix64).
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test func closePayloadFitsAControlFrameWithoutSplittingCharacters() {
         let payload = WebSocketCloseFrame(code: 1001, reason: String(repeating: "é", count: 100)).payload
         #expect(payload.count <= 125)
