@@ -50,17 +50,38 @@ public struct WebSocketMessageAssembler: Sendable {
         }
     }
 
-    /// A message in one frame, as brokers send every message: its text validated and made a `String` in
-    /// one pass by the standard library (RFC 3629's rules, as `WebSocketUTF8Validator`'s), without the
-    /// fragment path's byte-by-byte check and copy into `partialPayload` (together about 2,000
-    /// instructions of a 150-byte quote message, as much as decoding its JSON).
+    /// A message in one frame, as brokers send every message, without the fragment path's byte-by-byte
+    /// check and copy into `partialPayload` (together 2,800 instructions of a 150-byte quote message
+    /// under callgrind, more than decoding its JSON). ASCII, which every broker's JSON is, is told by
+    /// looking at eight bytes at a time and becomes a `String` in one copy (about 600 instructions);
+    /// anything else is checked by the standard library (RFC 3629's rules, as `WebSocketUTF8Validator`'s;
+    /// about 1,300).
     private func wholeMessage(_ frame: WebSocketFrame) throws(WebSocketProtocolError) -> Event {
         guard frame.payload.count <= maxMessageSize else { throw Self.tooBig(maxMessageSize) }
         guard frame.opcode == .text else { return .message(.binary(frame.payload)) }
+        if Self.isASCII(frame.payload) { return .message(.text(String(decoding: frame.payload, as: UTF8.self))) }
         if let text = String(validating: frame.payload, as: UTF8.self) { return .message(.text(text)) }
         // Invalid: the validator says where, for the same error as a fragmented message would get.
         var utf8 = WebSocketUTF8Validator()
         throw utf8.feed(frame.payload) ? Self.endsInsideCharacter : Self.notUTF8
+    }
+
+    /// No byte has its top bit set: the bytes are ASCII, so valid UTF-8.
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            let count = raw.count
+            var offset = 0
+            var seen: UInt64 = 0
+            while offset + 8 <= count {
+                seen |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            while offset < count {
+                seen |= UInt64(raw[offset])
+                offset += 1
+            }
+            return seen & 0x8080_8080_8080_8080 == 0
+        }
     }
 
     private static func tooBig(_ limit: Int) -> WebSocketProtocolError {

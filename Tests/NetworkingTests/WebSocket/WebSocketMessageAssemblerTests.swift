@@ -135,6 +135,23 @@ import Testing
         #expect(outcome(Array(eleven.dropFirst()), limit: 10) == .success([.message(.text("aaaaaaaaaa"))]))
     }
 
+    /// The eight-bytes-at-a-time ASCII test finds a byte above 0x7F at every place of every length up to
+    /// 40 (whole words, the tail, both), and passes every all-ASCII run.
+    @Test func theASCIITestFindsAHighByteAnywhere() {
+        for length in 0...40 {
+            let ascii = (0..<length).map { UInt8(0x20 + $0 % 0x5F) }
+            #expect(WebSocketMessageAssembler.isASCII(ascii), "\(length) ASCII bytes")
+            #expect(WebSocketMessageAssembler.isASCII(ascii.map { _ in 0x7F }))
+            for place in 0..<length {
+                for high: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var bytes = ascii
+                    bytes[place] = high
+                    #expect(!WebSocketMessageAssembler.isASCII(bytes), "0x\(String(high, radix: 16)) at \(place) of \(length)")
+                }
+            }
+        }
+    }
+
     /// A deterministic generator for the sweep above (SplitMix64).
     struct SplitMix {
         var state: UInt64
