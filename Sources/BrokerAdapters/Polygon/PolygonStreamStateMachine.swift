@@ -62,9 +62,9 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
                     continue
                 }
             case .trade(let symbol, let price, let timestamp):
-                if phase == .live { actions += book.trade(symbol, price: price, at: timestamp) }
+                if phase == .live, let quote = book.trade(symbol, price: price, at: timestamp) { actions.append(.emit(.quote(quote))) }
             case .quote(let symbol, let bid, let ask, let timestamp):
-                if phase == .live { actions += book.quote(symbol, bid: bid, ask: ask, at: timestamp) }
+                if phase == .live, let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp) { actions.append(.emit(.quote(quote))) }
             }
         }
         return actions

@@ -25,14 +25,15 @@ struct StreamSubscribedQuoteBook: Sendable {
     }
 
     /// The merged quote to emit after a trade, if its symbol is subscribed and the book takes the price.
-    mutating func trade(_ symbol: String, price: ExactDecimal, at timestamp: Date) -> [StreamSessionAction] {
-        guard symbols.contains(symbol), let quote = book.trade(symbol, price: price, at: timestamp) else { return [] }
-        return [.emit(.quote(quote))]
+    /// (A quote, not an array of one action: this runs for every event, and an array is an allocation.)
+    mutating func trade(_ symbol: String, price: ExactDecimal, at timestamp: Date) -> CommonQuote? {
+        guard symbols.contains(symbol) else { return nil }
+        return book.trade(symbol, price: price, at: timestamp)
     }
 
     /// The merged quote to emit after a bid/ask update, if its symbol is subscribed and a `last` is known.
-    mutating func quote(_ symbol: String, bid: ExactDecimal?, ask: ExactDecimal?, at timestamp: Date) -> [StreamSessionAction] {
-        guard symbols.contains(symbol), let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp) else { return [] }
-        return [.emit(.quote(quote))]
+    mutating func quote(_ symbol: String, bid: ExactDecimal?, ask: ExactDecimal?, at timestamp: Date) -> CommonQuote? {
+        guard symbols.contains(symbol) else { return nil }
+        return book.quote(symbol, bid: bid, ask: ask, at: timestamp)
     }
 }

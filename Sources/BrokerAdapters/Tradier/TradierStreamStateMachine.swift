@@ -76,7 +76,9 @@ struct TradierStreamStateMachine: StreamSessionMachine {
                 if outcome.ended { return actions }
             }
         }
-        return announceLive() + actions
+        // In front, without building a new array: `announceLive() + actions` copied every message's actions.
+        if !announcedLive { actions.insert(contentsOf: announceLive(), at: 0) }
+        return actions
     }
 
     mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {
