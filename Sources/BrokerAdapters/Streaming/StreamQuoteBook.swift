@@ -19,24 +19,31 @@ struct StreamQuoteBook: Sendable {
     private var entries: [String: Entry] = [:]
 
     /// The merged quote after a trade.
+    /// (Each event changes its entry in place: one hash of the symbol, not a read and a write.)
     mutating func trade(_ symbol: String, price: ExactDecimal, at timestamp: Date) -> CommonQuote? {
         guard price.isPositive else { return nil }
-        var entry = entries[symbol] ?? Entry()
+        return Self.trade(&entries[symbol, default: Entry()], symbol, price: price, at: timestamp)
+    }
+
+    private static func trade(_ entry: inout Entry, _ symbol: String, price: ExactDecimal, at timestamp: Date) -> CommonQuote {
         entry.tradePrice = price
         entry.last = price
-        entries[symbol] = entry
         return CommonQuote(symbol: symbol, last: price, timestamp: timestamp, bid: entry.bid, ask: entry.ask)
     }
 
     /// The merged quote after a bid/ask update; nil while nothing is known to show as `last`.
     mutating func quote(_ symbol: String, bid: ExactDecimal?, ask: ExactDecimal?, at timestamp: Date) -> CommonQuote? {
-        var entry = entries[symbol] ?? Entry()
+        Self.quote(&entries[symbol, default: Entry()], symbol, bid: bid, ask: ask, at: timestamp)
+    }
+
+    private static func quote(
+        _ entry: inout Entry, _ symbol: String, bid: ExactDecimal?, ask: ExactDecimal?, at timestamp: Date
+    ) -> CommonQuote? {
         entry.bid = bid.flatMap { $0.isPositive ? $0 : nil }
         entry.ask = ask.flatMap { $0.isPositive ? $0 : nil }
         if entry.tradePrice == nil, let bid = entry.bid, let ask = entry.ask {
             entry.last = .midpoint(bid, ask)
         }
-        entries[symbol] = entry
         guard let last = entry.last else { return nil }
         return CommonQuote(symbol: symbol, last: last, timestamp: timestamp, bid: entry.bid, ask: entry.ask)
     }

@@ -55,21 +55,20 @@ struct TradierStreamStateMachine: StreamSessionMachine {
         for event in events {
             switch event {
             case .trade(let wire, let price, let volume, let timestamp):
-                guard hubSymbolsByWire[wire] != nil,
+                guard let hubSymbols = hubSymbolsByWire[wire],
                       let quote = book.trade(wire, price: price, at: timestamp ?? now())
                 else { continue }
-                if let volume, volume >= 0 { extras[wire, default: Extras()].volume = volume }
-                emit(quote, into: &actions)
+                emit(quote, as: hubSymbols, volume: volume.flatMap { $0 >= 0 ? $0 : nil }, into: &actions)
             case .quote(let wire, let bid, let ask, let timestamp):
-                guard hubSymbolsByWire[wire] != nil,
+                guard let hubSymbols = hubSymbolsByWire[wire],
                       let quote = book.quote(wire, bid: bid, ask: ask, at: timestamp ?? now())
                 else { continue }
-                emit(quote, into: &actions)
+                emit(quote, as: hubSymbols, into: &actions)
             case .summary(let wire, let previousClose):
-                guard hubSymbolsByWire[wire] != nil, previousClose.isPositive else { continue }
+                guard let hubSymbols = hubSymbolsByWire[wire], previousClose.isPositive else { continue }
                 extras[wire, default: Extras()].previousClose = previousClose
                 // Summaries carry no price: they only complete a quote already shown.
-                if let shown = extras[wire]?.lastQuote { emit(shown, into: &actions) }
+                if let shown = extras[wire]?.lastQuote { emit(shown, as: hubSymbols, into: &actions) }
             case .error(let message):
                 let outcome = errorActions(message)
                 actions += outcome.actions
@@ -123,18 +122,25 @@ struct TradierStreamStateMachine: StreamSessionMachine {
         return [.emit(.live)]
     }
 
-    /// `quote` (from the book, under its Tradier symbol) with the volume and close known for it, once per
-    /// hub symbol spelled that way.
-    private mutating func emit(_ quote: CommonQuote, into actions: inout [StreamSessionAction]) {
+    /// `quote` (from the book, under its Tradier symbol) with the volume (`volume`, else the one known)
+    /// and close known for it, once per hub symbol spelled that way (`hubSymbols`, looked up by the
+    /// caller). The symbol's extras are read and written in one access: this runs for every event.
+    private mutating func emit(
+        _ quote: CommonQuote, as hubSymbols: [String], volume: Int64? = nil, into actions: inout [StreamSessionAction]
+    ) {
         var quote = quote
-        let known = extras[quote.symbol]
-        quote.previousClose = known?.previousClose
-        quote.volume = known?.volume
-        extras[quote.symbol, default: Extras()].lastQuote = quote
-        for symbol in hubSymbolsByWire[quote.symbol] ?? [] {
+        Self.complete(&quote, volume: volume, with: &extras[quote.symbol, default: Extras()])
+        for symbol in hubSymbols {
             quote.symbol = symbol
             actions.append(.emit(.quote(quote)))
         }
+    }
+
+    private static func complete(_ quote: inout CommonQuote, volume: Int64?, with known: inout Extras) {
+        if let volume { known.volume = volume }
+        quote.previousClose = known.previousClose
+        quote.volume = known.volume
+        known.lastQuote = quote
     }
 
     private mutating func remove(_ symbols: some Sequence<String>) {
