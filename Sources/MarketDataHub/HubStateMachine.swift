@@ -241,19 +241,24 @@ struct HubStateMachine: Sendable {
     private mutating func received(_ quote: CommonQuote, from id: UpstreamID, into actions: inout [Action]) {
         // One lookup and one copy of the upstream, written back only when it changes: each lookup
         // hashes the id again and copies the whole `Upstream`, and this runs for every quote.
-        guard !isShutDown, let slot = upstreams.index(forKey: id.broker) else { return }
-        let upstream = upstreams.values[slot]
-        guard upstream.generation == id.generation, case .open(_, let status) = upstream.link, demand[quote.symbol] != nil else {
-            return
-        }
+        guard !isShutDown, let slot = upstreams.index(forKey: id.broker), demand[quote.symbol] != nil else { return }
+        // Looked at in place (a copy of the whole `Upstream` was an eighth of this function's cost).
+        guard let working = Self.delivered(to: &upstreams.values[slot], generation: id.generation) else { return }
         let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
         quotes[key] = quote
         if !failures.isEmpty { failures[key] = nil }
-        if !upstream.hasDelivered { upstreams.values[slot].hasDelivered = true }
-        if status != .working, let changed = upstreams.values[slot].setOpenStatus(.working) {
+        if !working, let changed = upstreams.values[slot].setOpenStatus(.working) {
             actions.append(.publishBrokerState(broker: id.broker, changed))
         }
         actions.append(.publishQuote(key, quote))
+    }
+
+    /// Whether `upstream`'s session of `generation` is open and already working (nil: not open, or an
+    /// older session), noting that it has delivered.
+    private static func delivered(to upstream: inout Upstream, generation: Int) -> Bool? {
+        guard upstream.generation == generation, case .open(_, let status) = upstream.link else { return nil }
+        if !upstream.hasDelivered { upstream.hasDelivered = true }
+        return status == .working
     }
 
     /// One broker's answer to a snapshot request, symbol by symbol. Only followed symbols count; a quote
