@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 @testable import Networking
 import Testing
@@ -106,7 +107,7 @@ import Testing
             [0xC3, 0x28], [0x61, 0xE2, 0x82], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
             [0xF0, 0x9F, 0x98], [0xFF], [0x80], Array("ok".utf8) + [0xF5, 0x80, 0x80, 0x80],
         ]
-        var random = SplitMix(seed: 18)
+        var random = SplitMix64(seed: 18)
         let bytes: [UInt8] = [0x41, 0x7F, 0x80, 0xBF, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0xA0, 0x9F, 0x90, 0x8F]
         for _ in 0..<400 {
             payloads.append((0..<Int(random.next() % 12)).map { _ in
@@ -149,19 +150,6 @@ import Testing
                     #expect(!WebSocketMessageAssembler.isASCII(bytes), "0x\(String(high, radix: 16)) at \(place) of \(length)")
                 }
             }
-        }
-    }
-
-    /// A deterministic generator for the sweep above (SplitMix64).
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 
