@@ -239,10 +239,10 @@ struct HubStateMachine: Sendable {
     }
 
     private mutating func received(_ quote: CommonQuote, from id: UpstreamID, into actions: inout [Action]) {
-        // One lookup and one copy of the upstream, written back only when it changes: each lookup
-        // hashes the id again and copies the whole `Upstream`, and this runs for every quote.
+        // One lookup of the upstream, then read and marked in place through its index: this runs for
+        // every quote, and each lookup hashed the id again and a copy of the whole `Upstream` was an
+        // eighth of this function's cost.
         guard !isShutDown, let slot = upstreams.index(forKey: id.broker), demand[quote.symbol] != nil else { return }
-        // Looked at in place (a copy of the whole `Upstream` was an eighth of this function's cost).
         guard let working = Self.delivered(to: &upstreams.values[slot], generation: id.generation) else { return }
         let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
         quotes[key] = quote

@@ -98,8 +98,8 @@ import Testing
         return Result { () throws(WebSocketProtocolError) in try events(frames, limit: limit) }
     }
 
-    /// A message in one frame takes the standard library's one-pass path; in fragments, the
-    /// incremental validator's. Both give the same message or the same error, for every payload here
+    /// A message in one frame takes the whole-message path (ASCII told a word at a time, else the
+    /// standard library's check); in fragments, the incremental validator's. Both give the same message or the same error, for every payload here
     /// split at every place, and for seeded random bytes (mostly ASCII with bytes of every kind mixed in).
     @Test func aMessageInOneFrameIsReadAsItsFragmentsAre() {
         var payloads: [[UInt8]] = [
