@@ -17,7 +17,7 @@ final class StreamFixtureProcess {
         let routes = FixtureServer.fixturesDirectory.appendingPathComponent(broker).path
         process = try LoggedProcess(PythonPeer.interpreter, [
             "-u", Self.script.path, "--broker", broker, "--port", "0", "--interval", interval, "--routes", routes, "--forever",
-        ], logs: logs, name: "fixture-\(broker)")
+        ] + TestTime.streamFixtureAuthTimeout, logs: logs, name: "fixture-\(broker)")
         let listening = try await process.waitForOutput(timeout: .seconds(15)) { $0.contains { $0.hasPrefix("LISTENING ") } }
         guard let line = listening?.first(where: { $0.hasPrefix("LISTENING ") }), let port = Int(line.dropFirst("LISTENING ".count)) else {
             try await process.stop()

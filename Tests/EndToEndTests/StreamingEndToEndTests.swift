@@ -23,7 +23,7 @@ import Testing
         let routes = FixtureServer.fixturesDirectory.appendingPathComponent(broker).path
         return try await PythonPeer.start(script: script, arguments: [
             "--broker", broker, "--port", String(port), "--interval", interval, "--routes", routes,
-        ] + extra)
+        ] + TestTime.streamFixtureAuthTimeout + extra)
     }
 
     /// The fixture's deterministic stream price (tick 0): (100 + sum of the symbol's bytes % 400) dollars,

@@ -41,4 +41,9 @@ public enum TestTime {
 
     /// `seconds`, stretched by the run's scale (for `Date`- and `TimeInterval`-based waits).
     public static func scaled(_ seconds: TimeInterval) -> TimeInterval { seconds * Double(scale) }
+
+    /// The stream fixture server's `--auth-timeout` argument: the real brokers' 10 s to authenticate,
+    /// stretched by the run's scale. Under TSan on a loaded machine a second connection's auth took longer
+    /// than 10 s to reach the server, which then answered `auth_timeout` instead of what the test asked.
+    public static var streamFixtureAuthTimeout: [String] { ["--auth-timeout", String(Int(scaled(10.0)))] }
 }

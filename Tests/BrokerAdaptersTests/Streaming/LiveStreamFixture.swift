@@ -14,7 +14,8 @@ enum LiveStreamFixture {
     /// Starts the server; `port` 0 picks a free one, a fixed one restarts a stopped server where it was.
     static func start(_ broker: String, port: Int = 0, _ arguments: [String] = []) async throws -> PythonPeer {
         try await PythonPeer.start(
-            script: script, arguments: ["--broker", broker, "--port", String(port), "--interval", interval] + arguments)
+            script: script,
+            arguments: ["--broker", broker, "--port", String(port), "--interval", interval] + TestTime.streamFixtureAuthTimeout + arguments)
     }
 
     /// The server's base URL, as a broker's REST base URL points at it.
