@@ -118,9 +118,8 @@ struct HubStateMachine: Sendable {
     let backoff: BackoffPolicy
     private var random: SplitMix64
     private var upstreams: [String: Upstream]
-    /// Each subscriber's symbols as an array, not a `Set`: only `setSymbols` needs set operations, and
-    /// a set's hash table costs about twice the memory (96 bytes for one symbol, 41 per symbol for 100).
-    private var subscribers: [SubscriberID: [String]] = [:]
+    /// Each subscriber's symbols, compactly (`SubscriberSymbols`).
+    private var subscribers: [SubscriberID: SubscriberSymbols] = [:]
     /// How many subscribers follow each symbol; every subscriber follows its symbols on every broker,
     /// so the count per (broker, symbol) is the count per symbol.
     private var demand: [String: Int] = [:]
@@ -149,13 +148,13 @@ struct HubStateMachine: Sendable {
     var demandedSymbols: Set<String> { Set(demand.keys) }
     func cachedQuote(_ key: QuoteKey) -> CommonQuote? { quotes[key] }
     func cachedFailure(_ key: QuoteKey) -> BrokerError? { failures[key] }
-    func symbols(of subscriber: SubscriberID) -> Set<String>? { subscribers[subscriber].map(Set.init) }
+    func symbols(of subscriber: SubscriberID) -> Set<String>? { subscribers[subscriber]?.set }
 
     // MARK: Subscribers
 
     mutating func addSubscriber(_ id: SubscriberID, symbols: Set<String>) -> [Action] {
         guard !isShutDown, subscribers[id] == nil else { return [.finishSubscriber(id)] }
-        subscribers[id] = Array(symbols)
+        subscribers[id] = SubscriberSymbols(symbols)
         var actions = changeDemand(adding: symbols, removing: [])
         var replay = self.replay(for: symbols)
         for broker in brokers { replay.brokerStates[broker] = upstreams[broker]?.state }
@@ -164,20 +163,20 @@ struct HubStateMachine: Sendable {
     }
 
     mutating func setSymbols(_ symbols: Set<String>, for id: SubscriberID) -> [Action] {
-        guard !isShutDown, let old = subscribers[id].map(Set.init) else { return [] }
+        guard !isShutDown, let old = subscribers[id]?.set else { return [] }
         let added = symbols.subtracting(old)
         let removed = old.subtracting(symbols)
         guard !added.isEmpty || !removed.isEmpty else { return [] }
         var actions: [Action] = []
         if !removed.isEmpty { actions.append(.unfollow(id, keys: keys(for: removed))) }
         if !added.isEmpty { actions.append(.follow(id, keys: keys(for: added), replay: replay(for: added))) }
-        subscribers[id] = Array(symbols)
+        subscribers[id] = SubscriberSymbols(symbols)
         actions += changeDemand(adding: added, removing: removed)
         return actions
     }
 
     mutating func removeSubscriber(_ id: SubscriberID) -> [Action] {
-        guard let old = subscribers.removeValue(forKey: id).map(Set.init) else { return [] }
+        guard let old = subscribers.removeValue(forKey: id)?.set else { return [] }
         return [.finishSubscriber(id)] + changeDemand(adding: [], removing: old)
     }
 

@@ -57,6 +57,27 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         #expect(machine.upstreamOpened(alpha1, at: .zero) == [.subscribeUpstream(alpha1, ["AAPL", "MSFT"])])
     }
 
+    /// One symbol is kept inline and more in an array (`SubscriberSymbols`): a subscriber going from
+    /// one symbol to several and back, and to none, keeps exactly its symbols and their demand.
+    @Test func aSubscribersSymbolsSurviveGoingFromOneToManyToOneToNone() {
+        var machine = openMachine(["AAPL"])
+        #expect(machine.symbols(of: 1) == ["AAPL"])
+        _ = machine.setSymbols(["AAPL", "MSFT", "TSLA"], for: 1)
+        #expect(machine.symbols(of: 1) == ["AAPL", "MSFT", "TSLA"])
+        let narrowed = machine.setSymbols(["TSLA"], for: 1)
+        #expect(narrowed.contains(.unfollow(1, keys: keys(["AAPL", "MSFT"]))))
+        #expect(machine.symbols(of: 1) == ["TSLA"])
+        #expect(machine.demand(for: "AAPL") == 0 && machine.demand(for: "TSLA") == 1)
+        _ = machine.setSymbols([], for: 1)
+        #expect(machine.symbols(of: 1) == [])
+        #expect(machine.demand(for: "TSLA") == 0)
+        _ = machine.setSymbols(["NVDA"], for: 1)
+        #expect(machine.symbols(of: 1) == ["NVDA"])
+        #expect(machine.removeSubscriber(1).first == .finishSubscriber(1))
+        #expect(machine.symbols(of: 1) == nil)
+        #expect(machine.demand(for: "NVDA") == 0)
+    }
+
     @Test func secondSubscriberOfTheSameSymbolCausesNoUpstreamWork() {
         var machine = openMachine(["AAPL"])
         let actions = machine.addSubscriber(2, symbols: ["AAPL"])
