@@ -195,6 +195,42 @@ import Testing
         #expect(Self.fast(accented)?.quoteList.first?.description == "Société Générale d'Exemple")
     }
 
+    /// The cursor reads digits eight at a time: numbers of every length from 1 to 20 digits before the
+    /// point and 0 to 11 after it, with leading zeros in either part, as numbers and as strings, in a
+    /// decimal field and an integer one, read as JSONDecoder reads them; up to 18 significant digits they
+    /// stay on the fast path.
+    @Test func everyDigitCountOfANumberMatchesJSONDecoder() throws {
+        let head = #"{"quotes":{"quote":{"symbol":"AAPL","#
+        var checked = 0
+        for integerLength in 1...20 {
+            for fractionLength in 0...11 {
+                for zeros in [0, 2] {
+                    // Digits 1–9 cycling, so a digit read in the wrong place changes the value.
+                    let integer = String((0..<integerLength).map { Character(String(($0 + integerLength) % 9 + 1)) })
+                    let fraction = String(repeating: "0", count: min(zeros, fractionLength))
+                        + String((0..<max(0, fractionLength - zeros)).map { Character(String(($0 * 7) % 9 + 1)) })
+                    let number = fractionLength == 0 ? integer : integer + "." + fraction
+                    let zeroLed = "0." + String(repeating: "0", count: zeros) + integer
+                    for text in [number, zeroLed, "-" + number] {
+                        for field in ["last", "volume"] {
+                            for spelled in [text, "\"" + text + "\""] {
+                                let body = Data((head + #""\#(field)":\#(spelled),"bid":1}}}"#).utf8)
+                                #expect(Self.differences(Self.foundation(body), Self.scanner(body)) == [], "\(field): \(spelled)")
+                                checked += 1
+                            }
+                        }
+                    }
+                    let significant = integerLength + fractionLength
+                    if significant <= 18, fractionLength <= 8, integerLength <= 10 {
+                        let body = Data((head + #""last":\#(number),"bid":1}}}"#).utf8)
+                        #expect(Self.fast(body)?.quoteList.first?.last == FlexibleExactDecimal(exactDecimal(number)), "\(number)")
+                    }
+                }
+            }
+        }
+        #expect(checked == 20 * 12 * 2 * 3 * 2 * 2)
+    }
+
     /// The values the broker reads, spelled out once, so a shared mistake in both paths shows too.
     @Test func stringNumbersEmptyStringsAndNulls() throws {
         let body = #"{"quotes":{"quote":{"symbol":"AAPL","last":"227.52","bid":"","ask":null,"volume":"38211905","trade_date":"1731528912441","prevclose":228.86}}}"#
