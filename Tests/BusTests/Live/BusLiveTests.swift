@@ -104,6 +104,50 @@ import Testing
         }
     }
 
+    /// The leader does not read its own quotes back from the bus (it writes them, and reading them was half
+    /// of its work at 10,000 quotes/s): its quotes watch stops while it leads. A leader that loses the
+    /// lease (here to a pinned leader, which takes it at once) watches them again, and so shows the new
+    /// leader's prices, for the symbols it showed and for one it adds afterwards.
+    @Test func aLeaderThatLosesTheLeaseFollowsTheNewLeadersQuotesFromTheBus() async throws {
+        try await BusLiveRig.with { server in
+            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
+            let linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
+            let linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b", role: .leader))
+            let routesA = BusRouteBoard()
+            let serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: routesA)
+            let serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: BusRouteBoard())
+
+            let sessionA = try await serviceA.openSession()
+            let eventsA = EventLog(sessionA)
+            await sessionA.subscribe(["AAPL"])
+            try await BusLiveRig.eventually("A leads") { upstreamA.subscribed == ["AAPL"] }
+            upstreamA.push(.quote(Self.quote("AAPL", "227.52")))
+            try await BusLiveRig.eventually("A shows its own quote") { eventsA.lastQuote("AAPL")?.last == ExactDecimal(parsing: "227.52") }
+
+            let sessionB = try await serviceB.openSession()
+            await sessionB.subscribe(["AAPL"])
+            try await BusLiveRig.eventually("the pinned B takes the lease and A lets its upstream go") {
+                upstreamB.subscribed == ["AAPL"] && !upstreamA.isOpen
+            }
+            try await BusLiveRig.eventually("A follows B") { routesA.route(of: upstreamA.branding.id) == .follower(leader: "host-b:1") }
+            let fromB = Self.quote("AAPL", "230.1")
+            upstreamB.push(.quote(fromB))
+            try await BusLiveRig.eventually("A shows B's AAPL from the bus") { eventsA.lastQuote("AAPL") == fromB }
+
+            await sessionA.subscribe(["AAPL", "MSFT"])
+            try await BusLiveRig.eventually("A's new symbol reaches B's upstream") { upstreamB.subscribed == ["AAPL", "MSFT"] }
+            let msft = Self.quote("MSFT", "421.5")
+            upstreamB.push(.quote(msft))
+            try await BusLiveRig.eventually("A shows B's MSFT") { eventsA.lastQuote("MSFT") == msft }
+            #expect(upstreamA.opened == 1)
+
+            await sessionA.close()
+            await sessionB.close()
+            await linkA.close()
+            await linkB.close()
+        }
+    }
+
     /// A leader whose connection cannot write as fast as its broker streams (here the server stopped
     /// while 200,000 quotes arrive: more than the sockets' buffers and the client's 8 MiB hold) has
     /// quotes refused; it writes each symbol's latest one again once there is room, so the follower
