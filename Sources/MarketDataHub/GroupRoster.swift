@@ -11,7 +11,7 @@ struct GroupRoster<Member: AnyObject & Sendable>: Sendable {
     /// Per member, what it follows: the reverse of `followers`, kept here rather than in the member (a
     /// lock of its own, for a value only the hub touches, cost a thousand one-symbol members 112 bytes
     /// each in three allocations).
-    private var followed: [ObjectIdentifier: FollowedSymbols] = [:]
+    private var followed: [ObjectIdentifier: SubscriberSymbols] = [:]
 
     /// What a change of one member's symbols means for the group.
     struct Change: Equatable {
@@ -58,7 +58,7 @@ struct GroupRoster<Member: AnyObject & Sendable>: Sendable {
                 change.newToGroup.insert(symbol)
             }
         }
-        followed[id] = symbols.isEmpty ? nil : FollowedSymbols(symbols)
+        followed[id] = symbols.isEmpty ? nil : SubscriberSymbols(symbols)
         return change
     }
 
@@ -69,26 +69,5 @@ struct GroupRoster<Member: AnyObject & Sendable>: Sendable {
         followers = [:]
         followed = [:]
         return all
-    }
-}
-
-/// A member's symbols without an array's allocation for the common case of one.
-private enum FollowedSymbols {
-    case one(String)
-    case many([String])
-
-    init(_ symbols: Set<String>) {
-        if symbols.count == 1, let only = symbols.first {
-            self = .one(only)
-        } else {
-            self = .many(Array(symbols))
-        }
-    }
-
-    var set: Set<String> {
-        switch self {
-        case .one(let symbol): [symbol]
-        case .many(let symbols): Set(symbols)
-        }
     }
 }
