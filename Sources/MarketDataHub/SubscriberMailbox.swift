@@ -19,11 +19,8 @@ final class SubscriberMailbox: Sendable {
     /// Set when something changed that the consumer has not yet taken: spares repeated resumes under
     /// load, and tells a consumer about to park that it need not.
     private let pending = Atomic<Bool>(false)
-    /// What is owed and the parked consumer, behind one lock: a `Locked` is three allocations (about
-    /// 130 bytes with malloc's headers), a fifth of what a one-symbol subscriber cost with two of them.
-    /// `signal()` takes it only to resume a parked consumer, once per batch, so sharing it with
-    /// `takeBatch()` costs no contention worth the memory.
     private let contents: Locked<Contents>
+    private let waiter = Locked(Waiter())
 
     private struct Followed {
         let slot: QuoteSlot
@@ -39,7 +36,6 @@ final class SubscriberMailbox: Sendable {
         var brokerSeen: UInt64 = 0
         /// Cached values owed at once: the first batch, or symbols just added.
         var replay = MarketUpdate()
-        var waiter = Waiter()
     }
 
     private struct Waiter {
@@ -61,8 +57,9 @@ final class SubscriberMailbox: Sendable {
 
     /// Follows `slots` from their current version on; `replay` carries what they held until now.
     func follow(_ slots: [QuoteSlot], replay: MarketUpdate) {
-        let isFinished = contents.withLock { contents -> Bool in
-            guard !contents.waiter.isFinished else { return true }
+        let isFinished = waiter.withLock { $0.isFinished }
+        guard !isFinished else { return }
+        contents.withLock { contents in
             // The state machine follows only keys not followed yet, so no entry is ever doubled.
             contents.followed.reserveCapacity(contents.followed.count + slots.count)
             for slot in slots { contents.followed.append(Followed(slot: slot, seen: slot.version)) }
@@ -70,9 +67,7 @@ final class SubscriberMailbox: Sendable {
             // would hold a dictionary per subscriber until its first read.
             contents.replay.quotes.merge(replay.quotes) { _, new in new }
             contents.replay.failures.merge(replay.failures) { _, new in new }
-            return false
         }
-        guard !isFinished else { return }
         signal()
     }
 
@@ -94,24 +89,24 @@ final class SubscriberMailbox: Sendable {
         // version, and one of the two must see the other's write (free on x86: a plain load).
         guard !pending.load(ordering: .sequentiallyConsistent) else { return }
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        contents.withLock { $0.waiter.continuation.take() }?.resume()
+        waiter.withLock { $0.continuation.take() }?.resume()
     }
 
     /// Ends the subscriber's stream once it has taken what is already owed.
     func finish() {
-        contents.withLock { contents in
-            contents.waiter.isFinished = true
-            return contents.waiter.continuation.take()
+        waiter.withLock { waiter in
+            waiter.isFinished = true
+            return waiter.continuation.take()
         }?.resume()
     }
 
     /// The consumer's task was cancelled or its stream dropped: ends the stream. true the first time,
     /// unless the hub finished the stream itself: the hub must then forget the subscriber.
     func cancel() -> Bool {
-        let (continuation, isNews) = contents.withLock { contents in
-            let isNews = !contents.waiter.isFinished && !contents.waiter.isCancelled
-            contents.waiter.isCancelled = true
-            return (contents.waiter.continuation.take(), isNews)
+        let (continuation, isNews) = waiter.withLock { waiter in
+            let isNews = !waiter.isFinished && !waiter.isCancelled
+            waiter.isCancelled = true
+            return (waiter.continuation.take(), isNews)
         }
         continuation?.resume()
         return isNews
@@ -126,7 +121,7 @@ final class SubscriberMailbox: Sendable {
         isolation actor: isolated (any Actor)? = #isolation, consumerLeft: @escaping @Sendable () -> Void = {}
     ) async -> MarketUpdate? {
         while true {
-            let (isFinished, isCancelled) = contents.withLock { ($0.waiter.isFinished, $0.waiter.isCancelled) }
+            let (isFinished, isCancelled) = waiter.withLock { ($0.isFinished, $0.isCancelled) }
             if isCancelled { return nil }
             if pending.load(ordering: .acquiring), let batch = takeBatch() { return batch }
             // Finished: whatever was owed has just been taken.
@@ -143,7 +138,7 @@ final class SubscriberMailbox: Sendable {
         isolation actor: isolated (any Actor)? = #isolation, consumerLeft: @escaping @Sendable () -> Void = {}
     ) async -> Bool {
         while true {
-            let (isFinished, isCancelled) = contents.withLock { ($0.waiter.isFinished, $0.waiter.isCancelled) }
+            let (isFinished, isCancelled) = waiter.withLock { ($0.isFinished, $0.isCancelled) }
             if isCancelled { return false }
             if pending.load(ordering: .acquiring) { return true }
             if isFinished { return false }
@@ -159,11 +154,11 @@ final class SubscriberMailbox: Sendable {
         // pays for no cancellation record. Cancelled before this point, it runs at once.
         await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
-                let resumeNow = contents.withLock { contents in
+                let resumeNow = waiter.withLock { waiter in
                     // `signal()` sets `pending` before it looks for a parked consumer, so checking
                     // it under the lock here cannot miss a wake-up.
-                    if pending.load(ordering: .acquiring) || contents.waiter.isFinished || contents.waiter.isCancelled { return true }
-                    contents.waiter.continuation = continuation
+                    if pending.load(ordering: .acquiring) || waiter.isFinished || waiter.isCancelled { return true }
+                    waiter.continuation = continuation
                     return false
                 }
                 if resumeNow { continuation.resume() }
