@@ -5,8 +5,9 @@ import Networking
 /// One process's part in the bus for one broker, for as long as the hub keeps the session open.
 ///
 /// - It always publishes its demand (`demand.<instance>.<broker>`), on change and as a heartbeat, and
-///   follows the quotes the leader writes (`quote.<broker>.>`, latest per key first, so a late joiner
-///   has every current quote at once), passing on those of the symbols it shows.
+///   while it does not hold the broker's connection it follows the quotes the leader writes
+///   (`quote.<broker>.>`, latest per key first, so a late joiner has every current quote at once),
+///   passing on those of the symbols it shows.
 /// - It watches `lease.<broker>` and `state.<broker>`, and contends for the lease when `LeaseMachine`
 ///   says so. Holding it, it opens the broker's own session, subscribes it to the union of every live
 ///   process's demand (`DemandBook`), writes each quote and connection change to the bucket, and passes
