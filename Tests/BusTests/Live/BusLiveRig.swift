@@ -44,6 +44,22 @@ enum BusLiveRig {
         return settings
     }
 
+    /// Two processes on one server, "a" and "b", each with a fake broker of its own, a bus link and the
+    /// bus service over them; `roleB` is B's role. Each process's routes are kept for the test to read.
+    struct TwoProcesses {
+        let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
+        let routesA = BusRouteBoard(), routesB = BusRouteBoard()
+        let linkA: BusLink, linkB: BusLink
+        let serviceA: BusQuoteService, serviceB: BusQuoteService
+
+        init(_ server: NATSServerProcess, roleB: BusRole = .auto) {
+            linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
+            linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b", role: roleB))
+            serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: routesA)
+            serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: routesB)
+        }
+    }
+
     /// Polls `condition` until it holds, or fails after `timeout` (scaled by `TestTime`) saying what was awaited.
     static func eventually(
         _ what: String, within timeout: Duration = .seconds(10), _ condition: () async -> Bool

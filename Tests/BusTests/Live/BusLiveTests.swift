@@ -16,12 +16,9 @@ import Testing
 
     @Test func oneProcessLeadsAndTheOtherGetsItsQuotesWithDemandUnionedUpstream() async throws {
         try await BusLiveRig.with { server in
-            let routes = BusRouteBoard()
-            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
-            let linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
-            let linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b"))
-            let serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: routes)
-            let serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: BusRouteBoard())
+            let processes = BusLiveRig.TwoProcesses(server)
+            let (upstreamA, upstreamB, routes) = (processes.upstreamA, processes.upstreamB, processes.routesA)
+            let (linkA, linkB, serviceA, serviceB) = (processes.linkA, processes.linkB, processes.serviceA, processes.serviceB)
 
             let sessionA = try await serviceA.openSession()
             let eventsA = EventLog(sessionA)
@@ -62,12 +59,9 @@ import Testing
 
     @Test func aLeaderThatQuitsHandsOverAtOnceAndALateJoinerGetsTheCurrentQuote() async throws {
         try await BusLiveRig.with { server in
-            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
-            let linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
-            let linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b"))
-            let serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: BusRouteBoard())
-            let routesB = BusRouteBoard()
-            let serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: routesB)
+            let processes = BusLiveRig.TwoProcesses(server)
+            let (upstreamA, upstreamB, routesB) = (processes.upstreamA, processes.upstreamB, processes.routesB)
+            let (linkA, linkB, serviceA, serviceB) = (processes.linkA, processes.linkB, processes.serviceA, processes.serviceB)
 
             let sessionA = try await serviceA.openSession()
             await sessionA.subscribe(["AAPL"])
@@ -110,12 +104,9 @@ import Testing
     /// leader's prices, for the symbols it showed and for one it adds afterwards.
     @Test func aLeaderThatLosesTheLeaseFollowsTheNewLeadersQuotesFromTheBus() async throws {
         try await BusLiveRig.with { server in
-            let upstreamA = FakeUpstream(), upstreamB = FakeUpstream()
-            let linkA = BusLink(settings: BusLiveRig.settings([server.url], instance: "a"))
-            let linkB = BusLink(settings: BusLiveRig.settings([server.url], instance: "b", role: .leader))
-            let routesA = BusRouteBoard()
-            let serviceA = BusQuoteService(branding: upstreamA.branding, link: linkA, upstream: upstreamA.service, routes: routesA)
-            let serviceB = BusQuoteService(branding: upstreamB.branding, link: linkB, upstream: upstreamB.service, routes: BusRouteBoard())
+            let processes = BusLiveRig.TwoProcesses(server, roleB: .leader)
+            let (upstreamA, upstreamB, routesA) = (processes.upstreamA, processes.upstreamB, processes.routesA)
+            let (linkA, linkB, serviceA, serviceB) = (processes.linkA, processes.linkB, processes.serviceA, processes.serviceB)
 
             let sessionA = try await serviceA.openSession()
             let eventsA = EventLog(sessionA)
