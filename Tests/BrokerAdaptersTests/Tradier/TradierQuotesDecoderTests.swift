@@ -231,6 +231,24 @@ import Testing
         #expect(checked == 20 * 12 * 2 * 3 * 2 * 2)
     }
 
+    /// The eight-byte digit reader on its own: every run length from 0 to 8, ended by each byte next to
+    /// the digits' range (0x2F, 0x3A), by the bytes whose +6 carries into the next one (0xFA, 0xFF), and
+    /// by a zero, a point and a quote, with digits after the end that must not count.
+    @Test func eightDigitsCountsTheRunAndReadsItsValue() {
+        for count in 0...8 {
+            for end: UInt8 in [0x2F, 0x3A, 0xFA, 0xFF, 0x00, 0x2E, 0x22] {
+                var bytes = (0..<count).map { UInt8(ascii: "0") + UInt8(($0 * 7 + count) % 10) }
+                if count < 8 { bytes.append(end) }
+                while bytes.count < 8 { bytes.append(UInt8(ascii: "9")) }
+                let word = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+                let expected = bytes.prefix(count).reduce(UInt64(0)) { $0 * 10 + UInt64($1 - UInt8(ascii: "0")) }
+                let (readCount, value) = TradierQuotesCursor.eightDigits(word)
+                #expect(readCount == count, "count \(count), ended by \(end)")
+                if count > 0 { #expect(value == expected, "count \(count), ended by \(end)") }
+            }
+        }
+    }
+
     /// The values the broker reads, spelled out once, so a shared mistake in both paths shows too.
     @Test func stringNumbersEmptyStringsAndNulls() throws {
         let body = #"{"quotes":{"quote":{"symbol":"AAPL","last":"227.52","bid":"","ask":null,"volume":"38211905","trade_date":"1731528912441","prevclose":228.86}}}"#
