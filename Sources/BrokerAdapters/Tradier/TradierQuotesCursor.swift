@@ -128,9 +128,7 @@ struct TradierQuotesCursor {
     private mutating func shortKey() throws(OffRoad) -> Name? {
         guard index + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base + index)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
+        let (ones, highBits) = (Self.ones, Self.highBits)
         @inline(__always) func bad(_ word: UInt64) -> UInt64 {
             zeroBytes(word ^ (ones &* 0x5C)) | ((word &- ones &* 0x20) & ~word & highBits) | (word & highBits)
         }
@@ -299,9 +297,7 @@ struct TradierQuotesCursor {
     @inline(__always)
     private mutating func skipOrdinaryWords(stoppingAtNonASCII: Bool) -> UInt64 {
         guard let base = bytes.baseAddress else { return 0 }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
+        let (ones, highBits) = (Self.ones, Self.highBits)
         var passedHighBits: UInt64 = 0
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
@@ -320,6 +316,15 @@ struct TradierQuotesCursor {
         }
         return passedHighBits
     }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Flags each zero byte of `word` with its high bit (a borrow can flag a byte above a true zero byte,
+    /// never below): what `skipOrdinaryWords` and `shortKey` look for in a word, after an xor with the
+    /// byte they seek.
+    @inline(__always)
+    private func zeroBytes(_ word: UInt64) -> UInt64 { (word &- Self.ones) & ~word & Self.highBits }
 
     @inline(__always)
     private mutating func skipWhitespace() {
