@@ -1,4 +1,5 @@
 import Domain
+import Locking
 
 /// Live quotes for the same symbols from every streaming broker, shared by any number of subscribers.
 ///
@@ -191,7 +192,7 @@ public actor MarketDataHub: MarketFeed {
         let asked = symbols.sorted()
         let number = nextSnapshotRequest
         nextSnapshotRequest += 1
-        let task = Task { [weak self] in
+        let task = Task.preferred { [weak self] in
             var results: [String: Result<CommonQuote, BrokerError>] = [:]
             do throws(BrokerError) {
                 let answered = try await source.quotes(for: asked)
@@ -240,7 +241,7 @@ public actor MarketDataHub: MarketFeed {
                 connections.removeValue(forKey: id)?.close()
             case .scheduleReconnect(let id, _, let delay):
                 reconnects[id.broker]?.cancel()
-                reconnects[id.broker] = Task { [weak self, clock] in
+                reconnects[id.broker] = Task.preferred { [weak self, clock] in
                     do { try await clock.sleep(for: delay) } catch { return }
                     await self?.reconnectDue(id)
                 }
@@ -294,7 +295,7 @@ public actor MarketDataHub: MarketFeed {
 
     private func open(_ id: UpstreamID) {
         guard let service = services[id.broker] else { return }
-        Task { [weak self] in
+        Task.preferred { [weak self] in
             do throws(BrokerError) {
                 let session = try await service.openSession()
                 if let self {

@@ -1,4 +1,5 @@
 import Domain
+import Locking
 
 /// One open upstream session with the two tasks that talk to it: a reader that feeds its events to
 /// the hub (on the hub's own executor), and a commander that runs subscribe, unsubscribe and close
@@ -25,7 +26,7 @@ final class UpstreamConnection: Sendable {
         self.id = id
         let (stream, commands) = AsyncStream<Command>.makeStream()
         self.commands = commands
-        commander = Task {
+        commander = Task.preferred {
             for await command in stream {
                 switch command {
                 case .subscribe(let symbols): await session.subscribe(symbols)
@@ -36,7 +37,7 @@ final class UpstreamConnection: Sendable {
                 }
             }
         }
-        reader = Task { await read(session.events) }
+        reader = Task.preferred { await read(session.events) }
     }
 
     deinit {

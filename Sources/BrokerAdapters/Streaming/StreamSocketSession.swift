@@ -32,7 +32,7 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
         let core = Core(machine: machine, events: continuation, outbox: outboxContinuation)
         let name = Machine.brokerName
 
-        writer = Task {
+        writer = Task.preferred {
             for await item in outbox {
                 switch item {
                 case .text(let text):
@@ -49,7 +49,7 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
                         // `messages`: the broker's close code or its error message, which say far more than
                         // "broken pipe" (an auth failure is permanent; a write error would be retried). The
                         // write error ends the session only if the reader has not within the grace period.
-                        Task {
+                        Task.preferred {
                             try? await Task.sleep(for: writeFailureGrace)
                             core.end(failure)
                         }
@@ -60,7 +60,7 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
                 }
             }
         }
-        reader = Task {
+        reader = Task.preferred {
             do {
                 // Everything the I/O thread read since the last wake-up, at once: a paced read hands over
                 // a frame interval's messages together, and they go through the machine under one lock.

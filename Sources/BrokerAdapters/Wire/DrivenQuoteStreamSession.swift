@@ -1,4 +1,5 @@
 import Domain
+import Locking
 
 /// What a task-driven session's methods reach: the state behind the stream, shared with the task.
 protocol DrivenQuoteStreamConnection: Sendable {
@@ -25,7 +26,7 @@ final class DrivenQuoteStreamSession<Connection: DrivenQuoteStreamConnection>: Q
     ) {
         let (events, continuation) = QuoteEvents.makeStream()
         let connection = connect(continuation)
-        let driver = Task { await drive(connection) }
+        let driver = Task.preferred { await drive(connection) }
         continuation.onTermination = { _ in driver.cancel() }
         self.events = events
         self.connection = connection

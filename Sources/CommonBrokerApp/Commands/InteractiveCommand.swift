@@ -1,3 +1,4 @@
+import Bus
 import Domain
 import Foundation
 import Interactors
@@ -108,10 +109,32 @@ enum InteractiveCommand {
             await app.bus?.close()
             return 1
         }
-        await runtime.send(.resize(session.size))
-        await runtime.start()
+        // The streams' decoding, the hub and the update loop run on one thread of their own, where a hop
+        // from one to the next is a queue append instead of waking another thread of the pool (see
+        // DedicatedThreadExecutor). The tasks they start prefer it through the task-local.
+        let marketData = DedicatedThreadExecutor(name: "market data")
+        let status = await PreferredTaskExecutor.$current.withValue(marketData) {
+            await withTaskExecutorPreference(marketData) {
+                await runtime.send(.resize(session.size))
+                await runtime.start()
+                return await serve(session: session, runtime: runtime, events: events, input: input, routes: app.routes)
+            }
+        }
+        await runtime.stop()
+        depthSource.withLock { $0 = nil }
+        await desk.stop()
+        // The hub closes every session first, so a leader lets go of its leases before the bus closes.
+        await app.hub.shutdown()
+        await app.bus?.close()
+        return status
+    }
 
-        let status = await withTaskGroup(of: Int32.self) { group in
+    /// Hands keys, routes and ticks to the runtime until the session stops, which decides the status.
+    private static func serve(
+        session: TerminalSession, runtime: AppRuntime, events: AsyncStream<AppEvent>,
+        input: AsyncStream<AppEvent>.Continuation, routes: BusRouteBoard
+    ) async -> Int32 {
+        await withTaskGroup(of: Int32.self) { group in
             group.addTask {
                 for await event in events {
                     await runtime.send(event)
@@ -120,7 +143,7 @@ enum InteractiveCommand {
             }
             group.addTask {
                 // The footer says how each broker's quotes arrive when there is a bus.
-                for await (broker, route) in app.routes.changes() {
+                for await (broker, route) in routes.changes() {
                     input.yield(.route(brokerID: broker, route))
                 }
                 return 0
@@ -147,12 +170,5 @@ enum InteractiveCommand {
             group.cancelAll()
             return first
         }
-        await runtime.stop()
-        depthSource.withLock { $0 = nil }
-        await desk.stop()
-        // The hub closes every session first, so a leader lets go of its leases before the bus closes.
-        await app.hub.shutdown()
-        await app.bus?.close()
-        return status
     }
 }

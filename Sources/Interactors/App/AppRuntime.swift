@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Locking
 import Stores
 
 /// Runs the app: the one caller of `AppState.update`. It feeds events in one at a time, carries out the
@@ -75,13 +76,13 @@ public actor AppRuntime {
     public func start() async {
         let subscription = await feed.subscribe(symbols: [])
         self.subscription = subscription
-        feedTask = Task { [weak self] in
+        feedTask = Task.preferred { [weak self] in
             for await update in subscription.updates {
                 await self?.send(.market(update))
             }
         }
         if let activity {
-            activityTask = Task { [weak self] in
+            activityTask = Task.preferred { [weak self] in
                 for await change in activity {
                     await self?.send(.trading(change))
                 }
@@ -174,7 +175,7 @@ public actor AppRuntime {
         guard let subscription else { return }
         let previous = following, done = FollowingDone()
         followingDone = done
-        following = Task {
+        following = Task.preferred {
             await previous?.value
             await subscription.setSymbols(symbols)
             done.set()
@@ -187,7 +188,7 @@ public actor AppRuntime {
         let previous = following, done = FollowingDone()
         let feed = feed
         followingDone = done
-        following = Task {
+        following = Task.preferred {
             await previous?.value
             await feed.refresh(Set(symbols))
             done.set()

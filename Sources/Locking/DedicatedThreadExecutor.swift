@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A task executor with one thread of its own, which runs every job enqueued on it in order.
+///
+/// The interactive app runs the market-data path on one (`PreferredTaskExecutor`): the streams'
+/// decoding tasks, the hub and the update loop. On the cooperative pool each hop between them (a decoded
+/// batch to the hub, the hub's delivery to the update loop) enqueued a job that the pool handed to its
+/// other thread, waking it with a futex: about 7.7 thread switches per isolated price, each tens of
+/// microseconds on a virtual machine, and most of the app's CPU. Here a hop made on this thread is a
+/// queue append, and the thread is woken only by work from outside (a socket's I/O thread, a timer).
+///
+/// Jobs must not block for long: the thread is the path's only one. The thread lives as long as the
+/// executor; the app keeps one for the whole run.
+public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private struct Queue {
+        var jobs: [UnownedJob] = []
+        var sleeping = false
+    }
+
+    /// The queue and the thread's sleep are under the one condition's lock, so a job enqueued between
+    /// the thread's look and its wait is never missed.
+    private let condition = NSCondition()
+    private var queue = Queue()
+
+    public init(name: String) {
+        let thread = Thread { [self] in
+            KernelThreadName.setForCurrentThread(name)
+            run()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        queue.jobs.append(job)
+        // A job enqueued from this thread (a task resuming another) finds it awake: no signal, no syscall.
+        let wake = queue.sleeping
+        if wake { queue.sleeping = false }
+        condition.unlock()
+        if wake { condition.signal() }
+    }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+
+    private func run() {
+        let executor = asUnownedTaskExecutor()
+        var batch: [UnownedJob] = []
+        while true {
+            condition.lock()
+            while queue.jobs.isEmpty {
+                queue.sleeping = true
+                condition.wait()
+            }
+            queue.sleeping = false
+            swap(&batch, &queue.jobs)
+            condition.unlock()
+            for job in batch { job.runSynchronously(on: executor) }
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+}
