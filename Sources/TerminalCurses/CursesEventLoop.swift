@@ -46,6 +46,17 @@ final class CursesEventLoop {
     private var ignoringRequests = false
     /// The last wait ended because its timeout (the next frame's due time) came, not an event.
     private var wokeForFrame = false
+    /// With paced streams (`frameClock`), when the loop next looks at what was asked although nothing is
+    /// booked: the next frame's due time after a frame drawn for a change. The streams hand in their
+    /// prices once a frame, just before it, so after such a frame the next change is all but certain to
+    /// come before that time; the wake-up pipe stays unarmed meanwhile, and the thread wakes once, at the
+    /// due time, instead of once for the request and again for the frame (30 wake-ups a second fewer
+    /// while a market streams). Only while changes come frame after frame (`lastChangeFrame`): after an
+    /// isolated change the look would find nothing and cost a wake-up of its own. Nil: the pipe is
+    /// armed, or a booked frame will look.
+    private var lookAt: ContinuousClock.Instant?
+    /// When the last frame drawn for a change counted from.
+    private var lastChangeFrame: ContinuousClock.Instant?
 
     init(screen: CursesScreen, wakeUp: WakeUpSignal, signalReadEnd: Int32, options: TerminalSessionOptions, callbacks: Callbacks) {
         self.screen = screen
@@ -75,9 +86,19 @@ final class CursesEventLoop {
             if ignoringRequests, !ownsTerminal {
                 listenToRequests()
             }
+            if let due = lookAt, ownsTerminal, clock.now >= due {
+                // The frame after a change: what the streams handed in meanwhile is booked now, or,
+                // when nothing came, the pipe is armed again for whatever comes next.
+                lookAt = nil
+                takeRequests()
+                if !schedule.hasBookedRedraw { listenToRequests() }
+            }
             if ownsTerminal, schedule.isDue(at: clock.now) {
-                // What was asked while the frame waited goes into it.
-                if ignoringRequests { listenToRequests() }
+                // What was asked while the frame waited goes into it. With paced streams the pipe stays
+                // unarmed through the next frame interval when this frame is for a change (`lookAt`).
+                let paced = frameClock != nil
+                if ignoringRequests { paced ? takeRequests() : listenToRequests() }
+                let forChange = schedule.needsDisplay
                 let size = screen.size
                 let frameTime = schedule.frameTime(startingAt: clock.now, wokeForIt: wokeForFrame)
                 wokeForFrame = false
@@ -87,6 +108,17 @@ final class CursesEventLoop {
                     readLead.frameDrawn()
                     frameClock.setLead(readLead.lead)
                     frameClock.frameDrawn(at: lastFrame)
+                }
+                if paced, ignoringRequests || lookAt != nil || forChange {
+                    let streaming = forChange && lastChangeFrame.map { frameTime - $0 <= schedule.minimumInterval * 2 } == true
+                    if forChange { lastChangeFrame = frameTime }
+                    if streaming {
+                        wakeUp.disarm()
+                        ignoringRequests = true
+                        lookAt = frameTime + schedule.minimumInterval
+                    } else if ignoringRequests {
+                        listenToRequests()
+                    }
                 }
                 continue
             }
@@ -147,6 +179,7 @@ final class CursesEventLoop {
     /// Arms the wake-up pipe again, then takes what was asked while it was not armed.
     private func listenToRequests() {
         ignoringRequests = false
+        lookAt = nil
         wakeUp.rearm()
         takeRequests()
     }
@@ -169,11 +202,18 @@ final class CursesEventLoop {
         guard ownsTerminal else { return poll(&fds, nfds_t(fds.count), Self.backgroundRecheckMilliseconds) }
 #if os(Linux)
         let now = clock.now
-        guard let next = schedule.nextFrame else { return cb_ppoll(&fds, nfds_t(fds.count), nil, nil) }
-        var timeout = now.duration(to: next).timespecValue
+        guard let next = [schedule.nextFrame, lookAt].compactMap({ $0 }).min() else { return cb_ppoll(&fds, nfds_t(fds.count), nil, nil) }
+        var timeout = now.duration(to: max(now, next)).timespecValue
         return cb_ppoll(&fds, nfds_t(fds.count), &timeout, nil)
 #else
-        return poll(&fds, nfds_t(fds.count), schedule.pollTimeout(at: clock.now))
+        let now = clock.now
+        var timeout = schedule.pollTimeout(at: now)
+        if let lookAt {
+            let (seconds, attoseconds) = now.duration(to: max(now, lookAt)).components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+            timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
+        }
+        return poll(&fds, nfds_t(fds.count), timeout)
 #endif
     }
 

@@ -54,6 +54,12 @@ final class WakeUpSignal: Sendable {
         while read(readEnd, &scratch, scratch.count) > 0 {}
     }
 
+    /// Leaves the signal unarmed without a wake-up first: until `rearm()`, `signal()` writes nothing. The
+    /// UI thread then looks at what was asked at a time of its own (`CursesEventLoop`'s `lookAt`).
+    func disarm() {
+        pending.store(true, ordering: .sequentiallyConsistent)
+    }
+
     /// Lets the next `signal()` write again. The caller looks at what was asked after this: a
     /// `signal()` before it is answered by that look, one after it writes a byte. (Arming before the
     /// read in `drain` could swallow a byte and leave the flag set with an empty pipe.)

@@ -51,6 +51,23 @@ import Darwin
         #expect(pendingBytes(signal) == 1)
     }
 
+    /// After a frame drawn for a change, paced streams' next prices come before the next frame anyway:
+    /// the loop disarms the pipe without having been woken, and looks at that frame's due time.
+    @Test func aDisarmedSignalWritesNothingUntilRearmedAndAnUrgentOneStillWakes() throws {
+        let signal = try WakeUpSignal()
+        signal.disarm()
+        signal.signal()
+        signal.signal()
+        #expect(!isReadable(signal), "disarmed: the loop looks at its own time")
+        signal.rearm()
+        signal.signal()
+        #expect(pendingBytes(signal) == 1, "armed again: the next request wakes the loop, once")
+        signal.rearm()
+        signal.disarm()
+        signal.signalNow()
+        #expect(pendingBytes(signal) == 1, "a stop or the bell wakes it even while disarmed")
+    }
+
     /// `stop()` blocks its caller until the UI thread ends, so it must not wait for a booked frame.
     @Test func anUrgentSignalWakesTheThreadEvenWhileUnarmed() throws {
         let signal = try WakeUpSignal()
