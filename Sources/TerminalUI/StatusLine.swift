@@ -16,8 +16,12 @@ struct StatusLine {
     /// How many rows the status line takes at `columns` wide, given at most `available`.
     static func height(of state: WatchlistViewState, columns: Int, now: Date, available: Int) -> Int {
         let limit = max(1, min(maximumRows, available))
-        return min(limit, StatusLine(state: state, now: now, palette: Palette(RenderOptions())).lines(columns: columns).count)
+        return min(limit, StatusLine(state: state, now: now, palette: plainPalette).lines(columns: columns).count)
     }
+
+    /// Counting rows needs no colors: made once, where each frame made its own (a twentieth of the
+    /// UI thread's time while a market streams).
+    private static let plainPalette = Palette(RenderOptions())
 
     func draw(into buffer: inout ScreenBuffer, rows: Range<Int>) {
         let lines = lines(columns: buffer.size.columns)

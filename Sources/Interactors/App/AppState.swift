@@ -738,9 +738,9 @@ public struct AppState: Sendable {
             securityWarning: settings.securityWarning,
             messageLog: messageLog,
             isSaved: settings.isSaved,
-            listNames: lists.map(\.name),
+            listNames: lists.map { $0.name },
             currentList: currentListIndex,
-            listSizes: lists.map(\.symbols.count),
+            listSizes: lists.map { $0.symbols.count },
             detail: detail
         )
         view.portfolio = portfolio
