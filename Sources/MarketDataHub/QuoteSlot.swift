@@ -55,6 +55,11 @@ final class QuoteSlot: Sendable {
         published.store(version, ordering: .sequentiallyConsistent)
     }
 
+    /// Whether something was stored after version `seen`: what `collect` would add to.
+    func hasChanged(since seen: UInt64) -> Bool {
+        published.load(ordering: .sequentiallyConsistent) > seen
+    }
+
     /// Adds what changed after version `seen` to `update` and advances `seen`.
     func collect(since seen: inout UInt64, into update: inout MarketUpdate) {
         guard published.load(ordering: .sequentiallyConsistent) > seen else { return }
