@@ -190,6 +190,46 @@ import Testing
         for server in servers.values { await server.stop() }
     }
 
+    /// The streams' decoding, the hub and the update loop run on the app's one "market data" thread
+    /// (DedicatedThreadExecutor), not on the cooperative pool, where each hop between them woke the
+    /// pool's other thread. While four brokers stream, that thread wakes for their batches; without the
+    /// streams on it, it would wake only for the once-a-second tick.
+    @Test func theStreamsAreServedOnTheMarketDataThread() async throws {
+        var servers: [String: PythonPeer] = [:]
+        for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "0.05") }
+        let path = try config(ports: servers.mapValues(\.port), staleAfterSeconds: 30)
+        let session = try await TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
+        try await session.type("\(binary) --config \(path)")
+        let streaming = try await session.waitForScreen { screen in
+            Self.brokers.allSatisfy { Self.isStreaming("AAPL", $0, in: screen) && Self.footerSays($0, "● live", in: screen) }
+        }
+        #expect(streaming != nil, "expected four live streams:\n\(session.lastScreen)")
+
+        let pid = try #require(Self.pid(ofCommandLineContaining: path), "the app's process was not found")
+        let before = try #require(Self.wakeUps(ofThreadNamed: "market data", in: pid), "no thread named market data in the app")
+        try await Task.sleep(for: .seconds(2))
+        let after = try #require(Self.wakeUps(ofThreadNamed: "market data", in: pid))
+        #expect(after - before >= 10, "the market data thread woke \(after - before) times in 2 s while four brokers streamed")
+
+        try await session.send("q")
+        #expect(try await session.waitForPrompt(), "the app did not quit:\n\(session.lastScreen)")
+        for server in servers.values { await server.stop() }
+    }
+
+    /// The voluntary context switches of the process's thread with this kernel name (proc(5)), nil if none.
+    static func wakeUps(ofThreadNamed name: String, in pid: Int32) -> Int? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for task in tasks {
+            guard let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8),
+                  comm.trimmingCharacters(in: .newlines) == name,
+                  let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") })
+            else { continue }
+            return Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+        return nil
+    }
+
     static func pid(ofCommandLineContaining text: String) -> Int32? {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for entry in entries {
