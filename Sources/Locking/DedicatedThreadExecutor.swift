@@ -8,11 +8,11 @@ import Foundation
 /// A task executor with one thread of its own, which runs every job enqueued on it in order.
 ///
 /// The interactive app runs the market-data path on one (`PreferredTaskExecutor`): the streams'
-/// decoding tasks, the hub and the update loop. On the cooperative pool each hop between them (a decoded
-/// batch to the hub, the hub's delivery to the update loop) enqueued a job that the pool handed to its
-/// other thread, waking it with a futex: about 7.7 thread switches per isolated price, each tens of
-/// microseconds on a virtual machine, and most of the app's CPU. Here a hop made on this thread is a
-/// queue append, and the thread is woken only by work from outside (a socket's I/O thread, a timer).
+/// decoding tasks and the hub's upstream readers, and so the hub. On the cooperative pool each decoded
+/// batch handed to the hub enqueued a job that the pool gave to its other thread, waking it with a
+/// futex (about 7.7 thread switches per isolated price in all, each tens of microseconds on a virtual
+/// machine). Here a hop made on this thread is a queue append, and the thread is woken only by work from
+/// outside (a socket's I/O thread, a timer).
 ///
 /// Jobs must not block for long: the thread is the path's only one. The thread lives as long as the
 /// executor; the app keeps one for the whole run.

@@ -51,8 +51,9 @@ final class CursesEventLoop {
     /// prices once a frame, just before it, so after such a frame the next change is all but certain to
     /// come before that time; the wake-up pipe stays unarmed meanwhile, and the thread wakes once, at the
     /// due time, instead of once for the request and again for the frame (30 wake-ups a second fewer
-    /// while a market streams). Only while changes come frame after frame (`lastChangeFrame`): after an
-    /// isolated change the look would find nothing and cost a wake-up of its own. Nil: the pipe is
+    /// while a market streams). Only while changes come frame after frame (`lastChangeFrame` one interval
+    /// before): after an isolated change, or one every other frame, the look would find nothing and cost a
+    /// wake-up of its own. Nil: the pipe is
     /// armed, or a booked frame will look.
     private var lookAt: ContinuousClock.Instant?
     /// When the last frame drawn for a change counted from.
@@ -110,7 +111,7 @@ final class CursesEventLoop {
                     frameClock.frameDrawn(at: lastFrame)
                 }
                 if paced, ignoringRequests || lookAt != nil || forChange {
-                    let streaming = forChange && lastChangeFrame.map { frameTime - $0 <= schedule.minimumInterval * 2 } == true
+                    let streaming = forChange && lastChangeFrame.map { frameTime - $0 < schedule.minimumInterval * 3 / 2 } == true
                     if forChange { lastChangeFrame = frameTime }
                     if streaming {
                         wakeUp.disarm()
@@ -209,8 +210,10 @@ final class CursesEventLoop {
         let now = clock.now
         var timeout = schedule.pollTimeout(at: now)
         if let lookAt {
+            // Rounded up: rounded down, the loop would poll with 0 for the last fraction of a millisecond.
             let (seconds, attoseconds) = now.duration(to: max(now, lookAt)).components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+            let fraction: Int64 = attoseconds % 1_000_000_000_000_000 == 0 ? 0 : 1
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + fraction)
             timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
         }
         return poll(&fds, nfds_t(fds.count), timeout)

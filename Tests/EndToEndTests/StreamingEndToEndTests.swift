@@ -190,10 +190,10 @@ import Testing
         for server in servers.values { await server.stop() }
     }
 
-    /// The streams' decoding, the hub and the update loop run on the app's one "market data" thread
-    /// (DedicatedThreadExecutor), not on the cooperative pool, where each hop between them woke the
-    /// pool's other thread. While four brokers stream, that thread wakes for their batches; without the
-    /// streams on it, it would wake only for the once-a-second tick.
+    /// The streams' decoding and the hub run on the app's one "market data" thread
+    /// (DedicatedThreadExecutor), not on the cooperative pool, where each decoded batch woke the pool's
+    /// other thread to reach the hub. While four brokers stream, that thread wakes for their batches; the
+    /// update loop and the tick run on the pool, so without the streams on it, it would not wake at all.
     @Test func theStreamsAreServedOnTheMarketDataThread() async throws {
         var servers: [String: PythonPeer] = [:]
         for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "0.05") }

@@ -17,7 +17,18 @@ enum InteractiveCommand {
         return lowered.contains("utf-8") || lowered.contains("utf8")
     }
 
+    /// The streams' decoding tasks and the hub's upstream readers run on one thread of their own, where a
+    /// decoded batch reaching the hub is a queue append instead of a wake-up of the pool's other thread
+    /// (see DedicatedThreadExecutor). The tasks they start prefer it through the task-local, bound before
+    /// anything subscribes (the paper broker does, in `TradingDesk.start`), so every upstream the hub opens
+    /// in this run is on it. The update loop stays on the pool: its saves (an flock and two fsyncs) must
+    /// not hold up the streams, the hub, the paper broker or a bus this process leads.
     static func run(_ app: AppComposition) async -> Int32 {
+        let marketData = DedicatedThreadExecutor(name: "market data")
+        return await PreferredTaskExecutor.$current.withValue(marketData) { await runWatchlist(app) }
+    }
+
+    private static func runWatchlist(_ app: AppComposition) async -> Int32 {
         let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo, securityWarning: app.securityWarning))
         let baseOptions = RenderOptions(
             color: app.colorEnabled,
@@ -109,17 +120,9 @@ enum InteractiveCommand {
             await app.bus?.close()
             return 1
         }
-        // The streams' decoding, the hub and the update loop run on one thread of their own, where a hop
-        // from one to the next is a queue append instead of waking another thread of the pool (see
-        // DedicatedThreadExecutor). The tasks they start prefer it through the task-local.
-        let marketData = DedicatedThreadExecutor(name: "market data")
-        let status = await PreferredTaskExecutor.$current.withValue(marketData) {
-            await withTaskExecutorPreference(marketData) {
-                await runtime.send(.resize(session.size))
-                await runtime.start()
-                return await serve(session: session, runtime: runtime, events: events, input: input, routes: app.routes)
-            }
-        }
+        await runtime.send(.resize(session.size))
+        await runtime.start()
+        let status = await serve(session: session, runtime: runtime, events: events, input: input, routes: app.routes)
         await runtime.stop()
         depthSource.withLock { $0 = nil }
         await desk.stop()

@@ -1,6 +1,5 @@
 import Domain
 import Foundation
-import Locking
 import Stores
 
 /// Runs the app: the one caller of `AppState.update`. It feeds events in one at a time, carries out the
@@ -76,13 +75,13 @@ public actor AppRuntime {
     public func start() async {
         let subscription = await feed.subscribe(symbols: [])
         self.subscription = subscription
-        feedTask = Task.preferred { [weak self] in
+        feedTask = Task { [weak self] in
             for await update in subscription.updates {
                 await self?.send(.market(update))
             }
         }
         if let activity {
-            activityTask = Task.preferred { [weak self] in
+            activityTask = Task { [weak self] in
                 for await change in activity {
                     await self?.send(.trading(change))
                 }
@@ -175,7 +174,7 @@ public actor AppRuntime {
         guard let subscription else { return }
         let previous = following, done = FollowingDone()
         followingDone = done
-        following = Task.preferred {
+        following = Task {
             await previous?.value
             await subscription.setSymbols(symbols)
             done.set()
@@ -188,7 +187,7 @@ public actor AppRuntime {
         let previous = following, done = FollowingDone()
         let feed = feed
         followingDone = done
-        following = Task.preferred {
+        following = Task {
             await previous?.value
             await feed.refresh(Set(symbols))
             done.set()
