@@ -2,8 +2,8 @@
 /// layers below need not pass it through: `Task.preferred` reads it. An unstructured `Task {}` does not
 /// inherit a task executor preference (SE-0417), but it does inherit task-locals, so every task the
 /// market-data path starts under `PreferredTaskExecutor.$current.withValue(…)` (a stream's reader and
-/// writer, the hub's upstream reader and commander, its snapshots and reconnects) prefers the same executor. Nil, the default: the
-/// global pool, as a plain `Task {}` (tests, `print`, `relay`).
+/// writer, the hub's upstream reader and commander, its snapshots and reconnects) prefers the same
+/// executor. Nil, the default: the global pool, as a plain `Task {}` (tests, `print`, `relay`).
 public enum PreferredTaskExecutor {
     @TaskLocal public static var current: (any TaskExecutor)?
 }

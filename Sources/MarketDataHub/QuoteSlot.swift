@@ -62,7 +62,7 @@ final class QuoteSlot: Sendable {
 
     /// Adds what changed after version `seen` to `update` and advances `seen`.
     func collect(since seen: inout UInt64, into update: inout MarketUpdate) {
-        guard published.load(ordering: .sequentiallyConsistent) > seen else { return }
+        guard hasChanged(since: seen) else { return }
         // Only copies under the lock: every follower of the key takes it at once after a quote, on
         // both cores, and a dictionary insert (an allocation) inside made them queue on it and sleep.
         let taken = cell.withLock { cell -> (quote: CommonQuote?, failure: BrokerError??)? in

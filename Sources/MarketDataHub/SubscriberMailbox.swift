@@ -177,8 +177,7 @@ final class SubscriberMailbox: Sendable {
             contents.replay = MarketUpdate()
             // Room for every changed slot at once: grown from empty, a batch of a few hundred quotes
             // (a frame's worth at 10,000 a second) resized the table eight times, hashing every key again.
-            var changed = 0
-            for index in contents.followed.indices where contents.followed[index].slot.hasChanged(since: contents.followed[index].seen) { changed += 1 }
+            let changed = contents.followed.count { $0.slot.hasChanged(since: $0.seen) }
             if changed > 1 { update.quotes.reserveCapacity(update.quotes.count + changed) }
             for index in contents.followed.indices {
                 contents.followed[index].slot.collect(since: &contents.followed[index].seen, into: &update)

@@ -53,8 +53,7 @@ final class CursesEventLoop {
     /// due time, instead of once for the request and again for the frame (30 wake-ups a second fewer
     /// while a market streams). Only while changes come frame after frame (`lastChangeFrame` one interval
     /// before): after an isolated change, or one every other frame, the look would find nothing and cost a
-    /// wake-up of its own. Nil: the pipe is
-    /// armed, or a booked frame will look.
+    /// wake-up of its own. Nil: the pipe is armed, or a booked frame will look.
     private var lookAt: ContinuousClock.Instant?
     /// When the last frame drawn for a change counted from.
     private var lastChangeFrame: ContinuousClock.Instant?
@@ -110,7 +109,7 @@ final class CursesEventLoop {
                     frameClock.setLead(readLead.lead)
                     frameClock.frameDrawn(at: lastFrame)
                 }
-                if paced, ignoringRequests || lookAt != nil || forChange {
+                if paced {
                     let streaming = forChange && lastChangeFrame.map { frameTime - $0 < schedule.minimumInterval * 3 / 2 } == true
                     if forChange { lastChangeFrame = frameTime }
                     if streaming {
@@ -211,9 +210,7 @@ final class CursesEventLoop {
         var timeout = schedule.pollTimeout(at: now)
         if let lookAt {
             // Rounded up: rounded down, the loop would poll with 0 for the last fraction of a millisecond.
-            let (seconds, attoseconds) = now.duration(to: max(now, lookAt)).components
-            let fraction: Int64 = attoseconds % 1_000_000_000_000_000 == 0 ? 0 : 1
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + fraction)
+            let milliseconds = Int32(clamping: (now.duration(to: max(now, lookAt)).wholeNanoseconds + 999_999) / 1_000_000)
             timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
         }
         return poll(&fds, nfds_t(fds.count), timeout)
