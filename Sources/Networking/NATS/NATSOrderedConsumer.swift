@@ -10,6 +10,14 @@
 /// no heartbeat has come for three heartbeat intervals (the consumer was lost with a server).
 /// Flow control requests (`NATS/1.0 100 FlowControl Request`, with a reply subject) and stalled
 /// heartbeats (`Nats-Consumer-Stalled`) are answered with an empty message. Time is passed in.
+///
+/// Caught up: once the consumer has delivered as many messages as the server said were pending when it
+/// created it, or a delivery says nothing more is pending, or an idle heartbeat comes with everything
+/// delivered. The count in a delivery's reply subject alone is not enough: with last-per-subject
+/// delivery and writes landing as the consumer starts, the server can go on counting one message
+/// pending after the last there is, and no delivery says 0 until the next write (seen with nats-server
+/// 2.9.10: a watch started as the leader quit got the lease's deletion with 1 still pending, never
+/// caught up, and so never took the lease).
 struct NATSOrderedConsumer: Sendable, Hashable {
     enum Start: Sendable, Hashable {
         /// The latest message of every subject (the first consumer, and after a resynchronization).
@@ -34,6 +42,8 @@ struct NATSOrderedConsumer: Sendable, Hashable {
     private(set) var lastStreamSequence: UInt64 = 0
     /// The last consumer sequence of the current consumer.
     private(set) var consumerSequence: UInt64 = 0
+    /// How many messages the current consumer had to deliver when it was created (nil: not yet known).
+    private var pendingAtCreation: UInt64?
     private var lastActivity: Duration
 
     init(idleHeartbeat: Duration, now: Duration) {
@@ -49,12 +59,14 @@ struct NATSOrderedConsumer: Sendable, Hashable {
     /// A new consumer is being created: its numbering starts again.
     mutating func beginConsumer(at now: Duration) {
         consumerSequence = 0
+        pendingAtCreation = nil
         lastActivity = now
     }
 
     /// The server created the consumer with `pending` messages to deliver.
     mutating func consumerCreated(pending: UInt64, at now: Duration) -> [Action] {
         lastActivity = now
+        pendingAtCreation = pending
         guard !hasCaughtUp, pending == 0 else { return [] }
         hasCaughtUp = true
         return [.caughtUp]
@@ -76,8 +88,13 @@ struct NATSOrderedConsumer: Sendable, Hashable {
             var actions: [Action] = []
             if let replyTo = message.replyTo, !replyTo.isEmpty { actions.append(.reply(to: replyTo)) }
             if let stalled = message.headers?["Nats-Consumer-Stalled"], !stalled.isEmpty { actions.append(.reply(to: stalled)) }
-            if let last = message.headers?["Nats-Last-Consumer"].flatMap(UInt64.init), last != consumerSequence {
-                actions.append(.restart(from: start, reason: "heartbeat says \(last) delivered, \(consumerSequence) received"))
+            let lastDelivered = message.headers?["Nats-Last-Consumer"].flatMap(UInt64.init)
+            if let lastDelivered, lastDelivered != consumerSequence {
+                actions.append(.restart(from: start, reason: "heartbeat says \(lastDelivered) delivered, \(consumerSequence) received"))
+            } else if !hasCaughtUp, lastDelivered != nil, message.replyTo?.isEmpty ?? true, message.headers?["Nats-Consumer-Stalled"] == nil {
+                // The server is idle with everything it sent received: there is nothing more to deliver.
+                hasCaughtUp = true
+                actions.append(.caughtUp)
             }
             return actions
         }
@@ -94,7 +111,7 @@ struct NATSOrderedConsumer: Sendable, Hashable {
             lastStreamSequence = delivery.streamSequence
             actions.append(.deliver(message, delivery))
         }
-        if !hasCaughtUp, delivery.pending == 0 {
+        if !hasCaughtUp, delivery.pending == 0 || pendingAtCreation.map({ delivery.consumerSequence >= $0 }) == true {
             hasCaughtUp = true
             actions.append(.caughtUp)
         }

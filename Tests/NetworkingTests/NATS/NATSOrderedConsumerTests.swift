@@ -32,6 +32,44 @@ import Testing
         #expect(empty.consumerCreated(pending: 0, at: .zero) == [.caughtUp])
     }
 
+    /// What nats-server 2.9.10 sent a watch started as a leader quit: the state and lease keys
+    /// rewritten under it, and the last delivery still counting one pending.
+    @Test func isCaughtUpOnceAsManyAsWerePendingAtCreationCameThoughTheLastStillCountsOne() {
+        var consumer = NATSOrderedConsumer(idleHeartbeat: .seconds(5), now: .zero)
+        consumer.beginConsumer(at: .zero)
+        #expect(consumer.consumerCreated(pending: 3, at: .zero).isEmpty)
+        #expect(!consumer.received(Self.delivery(1, stream: 2, pending: 2), at: .zero).contains(.caughtUp))
+        #expect(!consumer.received(Self.delivery(2, stream: 6, pending: 1), at: .zero).contains(.caughtUp))
+        let third = consumer.received(Self.delivery(3, stream: 7, pending: 1), at: .zero)
+        #expect(Self.delivered(third) == [7])
+        #expect(third.last == .caughtUp)
+
+        // A new consumer counts its own deliveries against its own creation's count.
+        consumer.resynchronize()
+        consumer.beginConsumer(at: .zero)
+        #expect(consumer.consumerCreated(pending: 2, at: .zero).isEmpty)
+        #expect(!consumer.received(Self.delivery(1, stream: 2, pending: 1), at: .zero).contains(.caughtUp))
+        #expect(consumer.received(Self.delivery(2, stream: 7, pending: 1), at: .zero).contains(.caughtUp))
+    }
+
+    @Test func anIdleHeartbeatWithEverythingReceivedIsCaughtUpButNotOneThatIsStalledOrBehind() {
+        var consumer = NATSOrderedConsumer(idleHeartbeat: .seconds(5), now: .zero)
+        consumer.beginConsumer(at: .zero)
+        #expect(consumer.consumerCreated(pending: 5, at: .zero).isEmpty)
+        #expect(!consumer.received(Self.delivery(1, stream: 2, pending: 1), at: .zero).contains(.caughtUp))
+        #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "1"), ("Nats-Consumer-Stalled", "$JS.FC.s")]), at: .zero)
+            == [.reply(to: "$JS.FC.s")], "stalled: the server has more to send")
+        #expect(consumer.received(Self.status(100, "FlowControl Request", replyTo: "$JS.FC.KV_b.x.1"), at: .zero) == [.reply(to: "$JS.FC.KV_b.x.1")])
+        #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "1"), ("Nats-Last-Stream", "2")]), at: .zero) == [.caughtUp])
+        #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "1"), ("Nats-Last-Stream", "2")]), at: .zero).isEmpty, "caught up once")
+
+        var behind = NATSOrderedConsumer(idleHeartbeat: .seconds(5), now: .zero)
+        behind.beginConsumer(at: .zero)
+        _ = behind.consumerCreated(pending: 5, at: .zero)
+        _ = behind.received(Self.delivery(1, stream: 2, pending: 1), at: .zero)
+        #expect(!behind.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "2")]), at: .zero).contains(.caughtUp), "one was lost: a restart, not caught up")
+    }
+
     @Test func aGapRestartsRightAfterTheLastDeliveredAndNothingRepeats() {
         var consumer = NATSOrderedConsumer(idleHeartbeat: .seconds(5), now: .zero)
         _ = consumer.received(Self.delivery(1, stream: 3, pending: 5), at: .zero)
