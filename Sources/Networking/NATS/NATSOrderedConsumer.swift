@@ -11,13 +11,15 @@
 /// Flow control requests (`NATS/1.0 100 FlowControl Request`, with a reply subject) and stalled
 /// heartbeats (`Nats-Consumer-Stalled`) are answered with an empty message. Time is passed in.
 ///
-/// Caught up: once the consumer has delivered as many messages as the server said were pending when it
-/// created it, or a delivery says nothing more is pending, or an idle heartbeat comes with everything
-/// delivered. The count in a delivery's reply subject alone is not enough: with last-per-subject
-/// delivery and writes landing as the consumer starts, the server can go on counting one message
-/// pending after the last there is, and no delivery says 0 until the next write (seen with nats-server
-/// 2.9.10: a watch started as the leader quit got the lease's deletion with 1 still pending, never
-/// caught up, and so never took the lease).
+/// Caught up: when a delivery says nothing more is pending, or when an idle heartbeat comes with
+/// everything delivered (the server sends one only when it has had nothing to send for a heartbeat
+/// interval). The count in the reply subject alone is not enough: with last-per-subject delivery, a key
+/// rewritten or deleted while the consumer starts can have its value delivered twice, and the count
+/// then stays one above zero until the next write (seen with nats-server 2.9.10: a watch started as the
+/// leader quit got the lease's deletion with 1 still pending, never caught up, and so never took the
+/// lease). Counting deliveries against the consumer's `num_pending` is no way out: repeats use up
+/// consumer sequences, and a value replaced before its turn comes later, so the count can be reached
+/// with a key still to come.
 struct NATSOrderedConsumer: Sendable, Hashable {
     enum Start: Sendable, Hashable {
         /// The latest message of every subject (the first consumer, and after a resynchronization).
@@ -42,8 +44,9 @@ struct NATSOrderedConsumer: Sendable, Hashable {
     private(set) var lastStreamSequence: UInt64 = 0
     /// The last consumer sequence of the current consumer.
     private(set) var consumerSequence: UInt64 = 0
-    /// How many messages the current consumer had to deliver when it was created (nil: not yet known).
-    private var pendingAtCreation: UInt64?
+    /// The server has answered the current consumer's creation: only then does an idle heartbeat say
+    /// it has nothing more to send.
+    private var isCreated = false
     private var lastActivity: Duration
 
     init(idleHeartbeat: Duration, now: Duration) {
@@ -59,14 +62,14 @@ struct NATSOrderedConsumer: Sendable, Hashable {
     /// A new consumer is being created: its numbering starts again.
     mutating func beginConsumer(at now: Duration) {
         consumerSequence = 0
-        pendingAtCreation = nil
+        isCreated = false
         lastActivity = now
     }
 
     /// The server created the consumer with `pending` messages to deliver.
     mutating func consumerCreated(pending: UInt64, at now: Duration) -> [Action] {
         lastActivity = now
-        pendingAtCreation = pending
+        isCreated = true
         guard !hasCaughtUp, pending == 0 else { return [] }
         hasCaughtUp = true
         return [.caughtUp]
@@ -91,7 +94,8 @@ struct NATSOrderedConsumer: Sendable, Hashable {
             let lastDelivered = message.headers?["Nats-Last-Consumer"].flatMap(UInt64.init)
             if let lastDelivered, lastDelivered != consumerSequence {
                 actions.append(.restart(from: start, reason: "heartbeat says \(lastDelivered) delivered, \(consumerSequence) received"))
-            } else if !hasCaughtUp, lastDelivered != nil, message.replyTo?.isEmpty ?? true, message.headers?["Nats-Consumer-Stalled"] == nil {
+            } else if !hasCaughtUp, isCreated, lastDelivered != nil, message.replyTo?.isEmpty ?? true,
+                      message.headers?["Nats-Consumer-Stalled"] == nil {
                 // The server is idle with everything it sent received: there is nothing more to deliver.
                 hasCaughtUp = true
                 actions.append(.caughtUp)
@@ -111,7 +115,7 @@ struct NATSOrderedConsumer: Sendable, Hashable {
             lastStreamSequence = delivery.streamSequence
             actions.append(.deliver(message, delivery))
         }
-        if !hasCaughtUp, delivery.pending == 0 || pendingAtCreation.map({ delivery.consumerSequence >= $0 }) == true {
+        if !hasCaughtUp, delivery.pending == 0 {
             hasCaughtUp = true
             actions.append(.caughtUp)
         }

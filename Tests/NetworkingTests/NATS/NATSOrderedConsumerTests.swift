@@ -32,42 +32,53 @@ import Testing
         #expect(empty.consumerCreated(pending: 0, at: .zero) == [.caughtUp])
     }
 
-    /// What nats-server 2.9.10 sent a watch started as a leader quit: the state and lease keys
-    /// rewritten under it, and the last delivery still counting one pending.
-    @Test func isCaughtUpOnceAsManyAsWerePendingAtCreationCameThoughTheLastStillCountsOne() {
-        var consumer = NATSOrderedConsumer(idleHeartbeat: .seconds(5), now: .zero)
-        consumer.beginConsumer(at: .zero)
-        #expect(consumer.consumerCreated(pending: 3, at: .zero).isEmpty)
-        #expect(!consumer.received(Self.delivery(1, stream: 2, pending: 2), at: .zero).contains(.caughtUp))
-        #expect(!consumer.received(Self.delivery(2, stream: 6, pending: 1), at: .zero).contains(.caughtUp))
-        let third = consumer.received(Self.delivery(3, stream: 7, pending: 1), at: .zero)
-        #expect(Self.delivered(third) == [7])
-        #expect(third.last == .caughtUp)
-
-        // A new consumer counts its own deliveries against its own creation's count.
-        consumer.resynchronize()
+    /// What nats-server 2.9.10 sent a watch started as a leader quit: the state key rewritten and the
+    /// lease deleted under it, the state's new value delivered twice, and the last delivery still
+    /// counting one pending. Neither the count nor the number of deliveries says caught up (the repeat
+    /// used up a consumer sequence); the idle heartbeat after them does.
+    @Test func aRepeatedDeliveryLeavesItToTheIdleHeartbeatToSayCaughtUp() {
+        var consumer = NATSOrderedConsumer(idleHeartbeat: .seconds(1), now: .zero)
         consumer.beginConsumer(at: .zero)
         #expect(consumer.consumerCreated(pending: 2, at: .zero).isEmpty)
-        #expect(!consumer.received(Self.delivery(1, stream: 2, pending: 1), at: .zero).contains(.caughtUp))
-        #expect(consumer.received(Self.delivery(2, stream: 7, pending: 1), at: .zero).contains(.caughtUp))
+        #expect(Self.delivered(consumer.received(Self.delivery(1, stream: 2, pending: 2), at: .zero)) == [2])
+        #expect(Self.delivered(consumer.received(Self.delivery(2, stream: 6, pending: 1), at: .zero)) == [6])
+        #expect(consumer.received(Self.delivery(3, stream: 6, pending: 1), at: .zero).isEmpty, "a repeat is neither delivered nor the end")
+        let lease = consumer.received(Self.delivery(4, stream: 7, pending: 1), at: .zero)
+        #expect(Self.delivered(lease) == [7])
+        #expect(!lease.contains(.caughtUp), "four deliveries for two pending at creation: not a count to trust")
+        #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "4"), ("Nats-Last-Stream", "7")]), at: .seconds(1)) == [.caughtUp])
+        #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "4"), ("Nats-Last-Stream", "7")]), at: .seconds(2)).isEmpty, "caught up once")
     }
 
-    @Test func anIdleHeartbeatWithEverythingReceivedIsCaughtUpButNotOneThatIsStalledOrBehind() {
+    @Test func anIdleHeartbeatIsTheEndOnlyWithTheConsumerMadeEverythingReceivedAndNothingStalled() {
         var consumer = NATSOrderedConsumer(idleHeartbeat: .seconds(5), now: .zero)
         consumer.beginConsumer(at: .zero)
+        #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "0")]), at: .zero).isEmpty,
+                "before the server answered the creation")
         #expect(consumer.consumerCreated(pending: 5, at: .zero).isEmpty)
         #expect(!consumer.received(Self.delivery(1, stream: 2, pending: 1), at: .zero).contains(.caughtUp))
         #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "1"), ("Nats-Consumer-Stalled", "$JS.FC.s")]), at: .zero)
             == [.reply(to: "$JS.FC.s")], "stalled: the server has more to send")
         #expect(consumer.received(Self.status(100, "FlowControl Request", replyTo: "$JS.FC.KV_b.x.1"), at: .zero) == [.reply(to: "$JS.FC.KV_b.x.1")])
         #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "1"), ("Nats-Last-Stream", "2")]), at: .zero) == [.caughtUp])
-        #expect(consumer.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "1"), ("Nats-Last-Stream", "2")]), at: .zero).isEmpty, "caught up once")
 
         var behind = NATSOrderedConsumer(idleHeartbeat: .seconds(5), now: .zero)
         behind.beginConsumer(at: .zero)
         _ = behind.consumerCreated(pending: 5, at: .zero)
         _ = behind.received(Self.delivery(1, stream: 2, pending: 1), at: .zero)
         #expect(!behind.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "2")]), at: .zero).contains(.caughtUp), "one was lost: a restart, not caught up")
+
+        // A consumer made again after a gap waits for its own creation's answer before a heartbeat counts.
+        var again = NATSOrderedConsumer(idleHeartbeat: .seconds(5), now: .zero)
+        again.beginConsumer(at: .zero)
+        _ = again.consumerCreated(pending: 3, at: .zero)
+        _ = again.received(Self.delivery(1, stream: 3, pending: 2), at: .zero)
+        #expect(again.received(Self.delivery(3, stream: 9, pending: 0), at: .zero) == [.restart(from: .streamSequence(4), reason: "consumer sequence 3 after 1")])
+        again.beginConsumer(at: .zero)
+        #expect(again.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "0")]), at: .zero).isEmpty)
+        _ = again.consumerCreated(pending: 2, at: .zero)
+        #expect(Self.delivered(again.received(Self.delivery(1, stream: 4, pending: 1), at: .zero)) == [4])
+        #expect(again.received(Self.status(100, "Idle Heartbeat", [("Nats-Last-Consumer", "1")]), at: .zero) == [.caughtUp])
     }
 
     @Test func aGapRestartsRightAfterTheLastDeliveredAndNothingRepeats() {
