@@ -42,4 +42,26 @@ import Testing
         names.withLock { $0.append("MSFT") }
         #expect(names.withLock { $0 } == ["AAPL", "MSFT"])
     }
+
+    /// One allocation holds the mutex and the value: copies of a `Locked` share it, and a value that
+    /// cannot be copied is destroyed exactly once, when the last copy goes.
+    @Test func copiesShareTheValueWhichIsDestroyedOnceWithTheLast() {
+        final class Count: @unchecked Sendable { var value = 0 }
+        struct Probe: ~Copyable {
+            let deinits: Count
+            var number = 0
+            deinit { deinits.value += 1 }
+        }
+        let deinits = Count()
+        do {
+            let first = Locked(Probe(deinits: deinits))
+            let second = first
+            second.withLock { $0.number = 7 }
+            withExtendedLifetime((first, second)) {
+                #expect(first.withLock { $0.number } == 7)
+                #expect(deinits.value == 0)
+            }
+        }
+        #expect(deinits.value == 1)
+    }
 }
