@@ -51,6 +51,19 @@ import Testing
         return path
     }
 
+    /// The four fixture brokers, each ticking every `interval` seconds (with `extra` arguments), and the
+    /// app started in a 170x30 tmux session on a config that names them; `path` is the config's, which
+    /// finds the app's process.
+    func startFourBrokersAndTheApp(interval: String, _ extra: [String] = []) async throws
+        -> (servers: [String: PythonPeer], path: String, session: TmuxSession) {
+        var servers: [String: PythonPeer] = [:]
+        for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: interval, extra) }
+        let path = try config(ports: servers.mapValues(\.port), staleAfterSeconds: 30)
+        let session = try await TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
+        try await session.type("\(binary) --config \(path)")
+        return (servers, path, session)
+    }
+
     static func row(_ symbol: String, _ broker: String, in screen: String) -> Substring? {
         screen.split(separator: "\n").first { line in
             line.dropFirst().hasPrefix(symbol + " ") && line.contains(names[broker]!)
@@ -136,11 +149,7 @@ import Testing
     /// first connection, the footer counts the bad frames, and prices keep streaming. Before, each bad
     /// frame closed the socket and the app reopened it about every 0.45 s.
     @Test func brokersThatSendMalformedFramesStayLiveOnOneConnectionAndTheFooterCountsThem() async throws {
-        var servers: [String: PythonPeer] = [:]
-        for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "0.1", ["--malformed-every", "2"]) }
-        let path = try config(ports: servers.mapValues(\.port), staleAfterSeconds: 30)
-        let session = try await TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
-        try await session.type("\(binary) --config \(path)")
+        let (servers, _, session) = try await startFourBrokersAndTheApp(interval: "0.1", ["--malformed-every", "2"])
 
         let counted = try await session.waitForScreen(timeout: 30) { screen in
             Self.brokers.allSatisfy { broker in
@@ -165,11 +174,7 @@ import Testing
     /// `TestTime.scale` says (5 times): the bound and the settling time are scaled with it, which still
     /// fails an app that spins (a whole core) or polls in a tight loop.
     @Test func aQuietMarketCostsNextToNoCPU() async throws {
-        var servers: [String: PythonPeer] = [:]
-        for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "3600") }
-        let path = try config(ports: servers.mapValues(\.port), staleAfterSeconds: 30)
-        let session = try await TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
-        try await session.type("\(binary) --config \(path)")
+        let (servers, path, session) = try await startFourBrokersAndTheApp(interval: "3600")
         let live = try await session.waitForScreen { screen in Self.brokers.allSatisfy { Self.footerSays($0, "● live", in: screen) } }
         #expect(live != nil, "expected four live streams:\n\(session.lastScreen)")
 
@@ -195,11 +200,7 @@ import Testing
     /// other thread to reach the hub. While four brokers stream, that thread wakes for their batches; the
     /// update loop and the tick run on the pool, so without the streams on it, it would not wake at all.
     @Test func theStreamsAreServedOnTheMarketDataThread() async throws {
-        var servers: [String: PythonPeer] = [:]
-        for broker in Self.brokers { servers[broker] = try await Self.startServer(broker, interval: "0.05") }
-        let path = try config(ports: servers.mapValues(\.port), staleAfterSeconds: 30)
-        let session = try await TmuxSession(columns: 170, rows: 30, environment: ["XDG_STATE_HOME": "$PWD/state"])
-        try await session.type("\(binary) --config \(path)")
+        let (servers, path, session) = try await startFourBrokersAndTheApp(interval: "0.05")
         let streaming = try await session.waitForScreen { screen in
             Self.brokers.allSatisfy { Self.isStreaming("AAPL", $0, in: screen) && Self.footerSays($0, "● live", in: screen) }
         }
