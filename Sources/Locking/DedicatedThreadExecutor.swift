@@ -14,9 +14,14 @@ import Foundation
 /// machine). Here a hop made on this thread is a queue append, and the thread is woken only by work from
 /// outside (a socket's I/O thread, a timer).
 ///
+/// It is a serial executor too, so an actor can live on it (the app's update loop, `AppRuntime`): the
+/// hub's delivery to that actor is then a queue append as well, where on the pool it woke a pool thread
+/// for every batch. Every job runs isolated to this executor and preferring it as task executor, the
+/// pairing the runtime asks of an executor that is both.
+///
 /// Jobs must not block for long: the thread is the path's only one. The thread lives as long as the
 /// executor; the app keeps one for the whole run.
-public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+public final class DedicatedThreadExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable {
     private struct Queue {
         var jobs: [UnownedJob] = []
         var sleeping = false
@@ -51,8 +56,12 @@ public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
         UnownedTaskExecutor(ordinary: self)
     }
 
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
     private func run() {
-        let executor = asUnownedTaskExecutor()
+        let executor = asUnownedTaskExecutor(), serial = asUnownedSerialExecutor()
         var batch: [UnownedJob] = []
         while true {
             condition.lock()
@@ -63,7 +72,7 @@ public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
             queue.sleeping = false
             swap(&batch, &queue.jobs)
             condition.unlock()
-            for job in batch { job.runSynchronously(on: executor) }
+            for job in batch { job.runSynchronously(isolatedTo: serial, taskExecutor: executor) }
             batch.removeAll(keepingCapacity: true)
         }
     }

@@ -39,11 +39,12 @@ import Testing
         #expect(fired?.alertedRows == [QuoteKey(brandID: "alpha", symbol: "AAPL")])
         #expect(bells.value == 1)
         #expect(notifications.withLock { $0 } == [DesktopNotification(title: "AAPL > 100", body: "AAPL 101 at Alpha · alert #1")])
-        // In the file as fired: another instance, or the next start, does not fire it again.
+        // In the file as fired, once stopped (the save runs off the runtime's thread, and stopping waits
+        // for it): another instance, or the next start, does not fire it again.
+        await runtime.stop()
         let reread = WatchlistStore(file: WatchlistFile(directory: directory), seed: [])
         _ = try reread.load()
         #expect(reread.book.alerts.alerts.first?.isArmed == false)
         #expect(reread.book.alerts.alerts.first?.lastFired?.price == 101)
-        await runtime.stop()
     }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Interactors
+import Locking
 import Stores
 import Testing
 
@@ -227,5 +228,57 @@ struct TableAccountService: AccountService {
         #expect(message.kind == .warning)
         #expect(message.text.contains("watchlist.json.corrupt-"), "\(message.text)")
         #expect(store.symbols == ["AAPL", "MSFT"])
+    }
+
+    /// A save blocks on the file's lock and fsync: it runs off the runtime's thread (in the app, the
+    /// market-data thread), so quotes keep reaching the view while it waits, and the key's `send` returns
+    /// once the edit is saved and shown, as when the save ran on the runtime.
+    @Test func quotesGoOnWhileASaveWaitsForTheFileLockAndTheKeyReturnsOnceSaved() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AppRuntimeSave-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = WatchlistStore(file: WatchlistFile(directory: directory), seed: ["AAPL"])
+        _ = try store.load()
+        // Another instance holds the file's lock until it is let go.
+        let other = WatchlistStore(file: WatchlistFile(directory: directory), seed: [])
+        _ = try other.load()
+        let holding = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            _ = try? other.edit { (_: inout WatchlistBook) throws(WatchlistBook.EditError) in
+                holding.signal()
+                letGo.wait()
+            }
+        }
+        holder.start()
+        let executor = DedicatedThreadExecutor(name: "cb test runtime")
+        let feed = ManualFeed(brokers: [alpha])
+        let published = Published()
+        let runtime = AppRuntime(
+            live: LiveAppState(AppState(brokers: [alpha], book: store.book, settings: AppState.Settings(isDemo: true))),
+            executor: executor, feed: feed, watchlist: store, now: { t0 }, publish: published.publish)
+        await runtime.start()
+        await withCheckedContinuation { continuation in
+            Thread { holding.wait(); continuation.resume() }.start()
+        }
+
+        for key in "anvda" { await runtime.send(.key(.character(key))) }
+        let saved = Locked(false)
+        let adding = Task {
+            await runtime.send(.key(.enter))
+            saved.withLock { $0 = true }
+        }
+        feed.send(MarketUpdate(quotes: [QuoteKey(brandID: "alpha", symbol: "AAPL"): quote("AAPL", 123)]))
+        let quoted = await published.first { $0.rows.contains { $0.quote?.last == 123 } }
+        #expect(quoted != nil, "the quote reached the view while the save waited")
+        #expect(!saved.withLock { $0 }, "the key's send waits for its save")
+        #expect(quoted?.rows.map(\.key.symbol).contains("NVDA") == false)
+
+        letGo.signal()
+        await adding.value
+        let view = await runtime.viewState
+        #expect(view.rows.map(\.key.symbol).contains("NVDA"))
+        let reread = WatchlistStore(file: WatchlistFile(directory: directory), seed: [])
+        _ = try reread.load()
+        #expect(reread.book.lists.first?.symbols.contains("NVDA") == true)
+        await runtime.stop()
     }
 }

@@ -59,6 +59,37 @@ import Glibc
         #expect(outside != "cb test local", "no preference: the pool")
     }
 
+    /// An actor on the executor (the app's update loop) runs on its thread whoever calls it, and a task
+    /// there that calls the actor stays on the thread: the hand-over is a queue append.
+    private actor Resident {
+        nonisolated let executor: DedicatedThreadExecutor
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+        var calls = 0
+        init(executor: DedicatedThreadExecutor) { self.executor = executor }
+        func call() -> String {
+            calls += 1
+            return DedicatedThreadExecutorTests.threadName()
+        }
+    }
+
+    @Test func anActorOnItRunsOnItsThreadForCallersOnThePoolAndOnIt() async {
+        let executor = DedicatedThreadExecutor(name: "cb test actor")
+        let resident = Resident(executor: executor)
+        let fromPool = await Task.detached { await resident.call() }.value
+        let fromThread = await Task(executorPreference: executor) { () -> [String] in
+            let inside = await resident.call()
+            return [inside, Self.threadName()]
+        }.value
+        let many = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<50 { group.addTask { await resident.call() } }
+            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(fromPool == "cb test actor")
+        #expect(fromThread == ["cb test actor", "cb test actor"])
+        #expect(many == ["cb test actor"])
+        #expect(await resident.calls == 52)
+    }
+
     @Test func jobsRunOneAtATimeInTheOrderTheyCame() async {
         let executor = DedicatedThreadExecutor(name: "cb test order")
         let order = Locked<[Int]>([])

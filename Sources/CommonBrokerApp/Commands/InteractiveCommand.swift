@@ -21,14 +21,15 @@ enum InteractiveCommand {
     /// decoded batch reaching the hub is a queue append instead of a wake-up of the pool's other thread
     /// (see DedicatedThreadExecutor). The tasks they start prefer it through the task-local, bound before
     /// anything subscribes (the paper broker does, in `TradingDesk.start`), so every upstream the hub opens
-    /// in this run is on it. The update loop stays on the pool: its saves (an flock and two fsyncs) must
-    /// not hold up the streams, the hub, the paper broker or a bus this process leads.
+    /// in this run is on it. The update loop (`AppRuntime`) runs there too, beside the hub that feeds it;
+    /// its saves (an flock and two fsyncs), which must not hold up the streams, the hub, the paper broker
+    /// or a bus this process leads, run on the pool.
     static func run(_ app: AppComposition) async -> Int32 {
         let marketData = DedicatedThreadExecutor(name: "market data")
-        return await PreferredTaskExecutor.$current.withValue(marketData) { await runWatchlist(app) }
+        return await PreferredTaskExecutor.$current.withValue(marketData) { await runWatchlist(app, on: marketData) }
     }
 
-    private static func runWatchlist(_ app: AppComposition) async -> Int32 {
+    private static func runWatchlist(_ app: AppComposition, on marketData: DedicatedThreadExecutor) async -> Int32 {
         let box = ViewStateBox(WatchlistViewState(isDemo: app.isDemo, securityWarning: app.securityWarning))
         let baseOptions = RenderOptions(
             color: app.colorEnabled,
@@ -97,6 +98,7 @@ enum InteractiveCommand {
         box.show(live)
         let runtime = AppRuntime(
             live: live,
+            executor: marketData,
             feed: app.hub,
             accountServices: app.accountServices,
             trading: desk.services,

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Locking
 import Stores
 
 /// Runs the app: the one caller of `AppState.update`. It feeds events in one at a time, carries out the
@@ -9,8 +10,15 @@ import Stores
 ///
 /// The state lives in a `LiveAppState` that the drawing thread reads once per frame; a runtime made with
 /// `publish:` (tests, tools) also hands over a view state after every change.
+///
+/// The actor runs on the executor it is given: the interactive app gives it the market-data thread's
+/// (`DedicatedThreadExecutor`), so the hub hands it each batch with a queue append instead of waking a
+/// pool thread. Nothing on it may block for long, so saving an edit (an flock and two fsyncs) runs on
+/// the pool, one save after the other, and its outcome comes back as an event (`save`).
 public actor AppRuntime {
     public nonisolated let live: LiveAppState
+    private nonisolated let executor: any SerialExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private let watchlist: WatchlistStore
     private let accountServices: [any AccountService]
     private let feed: any MarketFeed
@@ -28,6 +36,9 @@ public actor AppRuntime {
     /// Set once `following` has finished: awaiting a finished task's value still hops off this actor and
     /// back, which every quote batch paid for.
     private var followingDone = FollowingDone()
+    /// Saves of edits, applied in order, off this actor's thread (see `save`).
+    private var saving: Task<Void, Never>?
+    private var savingDone = FollowingDone()
     private var feedTask: Task<Void, Never>?
     private var accountsTask: Task<Void, Never>?
     private var portfolioTask: Task<Void, Never>?
@@ -39,8 +50,10 @@ public actor AppRuntime {
     /// screen then reads `live` when it draws) and `publish`, if given, with the view as it is then
     /// (tests and tools that look at each view). After a `.tick`, `timePassed` is called instead (by
     /// default `changed`): the screen redraws for time alone, which must not hold back the next change.
+    /// `executor` runs the actor; by default one thread that every runtime made without one shares.
     public init(
         live: LiveAppState,
+        executor: (any SerialExecutor)? = nil,
         feed: any MarketFeed,
         accountServices: [any AccountService] = [],
         trading: [TradingServices] = [],
@@ -55,6 +68,7 @@ public actor AppRuntime {
         publish: (@Sendable (WatchlistViewState) -> Void)? = nil
     ) {
         self.live = live
+        self.executor = executor ?? Self.sharedExecutor
         self.watchlist = watchlist
         self.accountServices = accountServices
         self.trading = Dictionary(trading.map { ($0.branding.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -69,13 +83,17 @@ public actor AppRuntime {
         self.timePassed = timePassed ?? changed
     }
 
+    /// For runtimes made without an executor (tests, tools): one thread, made when first needed.
+    private static let sharedExecutor = DedicatedThreadExecutor(name: "app runtime")
+
     public var viewState: WatchlistViewState { live.viewState() }
 
     /// Subscribes to the feed (following nothing yet) and sends `.started`.
     public func start() async {
         let subscription = await feed.subscribe(symbols: [])
         self.subscription = subscription
-        feedTask = Task { [weak self] in
+        // On the market-data thread in the app (its preferred executor), beside the hub that feeds it.
+        feedTask = Task.preferred { [weak self] in
             for await update in subscription.updates {
                 await self?.send(.market(update))
             }
@@ -90,8 +108,10 @@ public actor AppRuntime {
         await send(.started)
     }
 
-    /// Ends the feed subscription and outstanding requests.
+    /// Ends the feed subscription and outstanding requests, once the saves under way are done: an alert
+    /// that fired just before quitting is in the file.
     public func stop() async {
+        while let saving, !savingDone.isSet { await saving.value }
         feedTask?.cancel()
         accountsTask?.cancel()
         portfolioTask?.cancel()
@@ -102,8 +122,15 @@ public actor AppRuntime {
 
     /// Handles `event` and every event its effects raise, in order, then publishes. Handling never
     /// suspends, so events are handled one at a time in the order they arrive; the call returns once the
-    /// feed follows what the state follows.
+    /// edits they made are saved and handled (`.persisted`) and the feed follows what the state follows.
+    /// Quotes go on being handled while a save runs.
     public func send(_ event: AppEvent) async {
+        handle(event)
+        while let saving, !savingDone.isSet { await saving.value }
+        if let following, !followingDone.isSet { await following.value }
+    }
+
+    private func handle(_ event: AppEvent) {
         var queue = [event]
         while !queue.isEmpty {
             let next = queue.removeFirst(), at = now()
@@ -117,7 +144,6 @@ public actor AppRuntime {
         // A tick changes what is shown only as time does (a message fading): the screen may redraw without
         // holding back the next price behind a frame that wrote nothing.
         if case .tick = event { timePassed() } else { changed() }
-        if let following, !followingDone.isSet { await following.value }
     }
 
     // MARK: - Effects
@@ -132,7 +158,7 @@ public actor AppRuntime {
             followed.subtract(symbols)
             follow(followed)
         case .persist(let edit):
-            return .persisted(edit, apply(edit))
+            save { [watchlist] in .persisted(edit, Self.apply(edit, to: watchlist)) }
         case .fetchSnapshot(let symbols):
             refresh(symbols)
         case .fetchAccounts:
@@ -163,7 +189,8 @@ public actor AppRuntime {
         case .notify(let notification):
             notify(notification)
         case .persistAlerts(let edit):
-            return .alertsPersisted(edit, apply(edit))
+            let at = now()
+            save { [watchlist] in .alertsPersisted(edit, Self.apply(edit, at: at, to: watchlist)) }
         case .quit:
             quit()
         }
@@ -194,8 +221,22 @@ public actor AppRuntime {
         }
     }
 
+    /// Runs `body` (a save, which blocks on the file's lock and fsync) on the pool after the saves before
+    /// it, then handles the event it returns here. `send` waits for it, so an edit is saved and shown
+    /// before the next key is handled, as when saves ran on this actor; quotes are not held up meanwhile.
+    private func save(_ body: @escaping @Sendable () -> AppEvent) {
+        let previous = saving, done = FollowingDone()
+        savingDone = done
+        saving = Task.detached { [weak self] in
+            await previous?.value
+            let saved = body()
+            await self?.handle(saved)
+            done.set()
+        }
+    }
+
     /// The store merges the edit with what other instances wrote, under its file lock.
-    private func apply(_ edit: WatchlistEdit) -> Result<WatchlistEditOutcome, WatchlistStoreError> {
+    private static func apply(_ edit: WatchlistEdit, to watchlist: WatchlistStore) -> Result<WatchlistEditOutcome, WatchlistStoreError> {
         do throws(WatchlistStoreError) {
             let result = try watchlist.edit { (book: inout WatchlistBook) throws(WatchlistBook.EditError) in
                 try edit.apply(to: &book)
@@ -214,8 +255,7 @@ public actor AppRuntime {
     }
 
     /// Alerts live in the watchlist file: the edit is applied to what it holds now, under its lock.
-    private func apply(_ edit: AlertEdit) -> Result<AlertEditOutcome, WatchlistStoreError> {
-        let at = now()
+    private static func apply(_ edit: AlertEdit, at: Date, to watchlist: WatchlistStore) -> Result<AlertEditOutcome, WatchlistStoreError> {
         do throws(WatchlistStoreError) {
             let result = try watchlist.edit { (book: inout WatchlistBook) throws(WatchlistBook.EditError) in
                 edit.apply(to: &book.alerts, at: at)
