@@ -58,10 +58,12 @@ struct BrokerAssembly {
     }
 
     /// The WebSocket client every streaming broker shares: TLS settings from the config, and reads paced
-    /// by the screen's frames when there is a screen.
+    /// by the screen's frames when there is a screen, all made by one thread at each frame's slot. (Should
+    /// that thread's wake-up pipe not open, each connection's own thread reads at the slot.)
     static func connector(tls: AppConfig.TLS, frameClock: FrameClock? = nil) -> LiveWebSocketConnector {
         LiveWebSocketConnector(options: LiveWebSocketConnector.Options(
-            extraCAFile: tls.caFile, allowInsecureTLS: tls.insecureSkipVerify, readPacing: frameClock.map(ScreenPacedReads.init)))
+            extraCAFile: tls.caFile, allowInsecureTLS: tls.insecureSkipVerify, readPacing: frameClock.map(ScreenPacedReads.init),
+            slotReader: frameClock == nil ? nil : try? WebSocketSlotReader()))
     }
 
     /// Whether a broker streams, and if the config asked for a stream it cannot have, why not (for a

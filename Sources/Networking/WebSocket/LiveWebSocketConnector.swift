@@ -24,6 +24,9 @@ public struct LiveWebSocketConnector: WebSocketConnector {
         public var allowInsecureTLS: Bool
         /// Nil reads every message as it lands (the default; what a relay or a test wants).
         public var readPacing: (any WebSocketReadPacing)?
+        /// With `readPacing`, the thread that makes every connection's held reads at their slot, together
+        /// (see `WebSocketSlotReader`); nil: each connection's own thread reads at its slot.
+        public var slotReader: WebSocketSlotReader?
 
         public init(
             connectTimeout: Duration = .seconds(10),
@@ -35,9 +38,11 @@ public struct LiveWebSocketConnector: WebSocketConnector {
             maxMessageSize: Int = WebSocketMessageAssembler.defaultMaxMessageSize,
             extraCAFile: String? = nil,
             allowInsecureTLS: Bool = false,
-            readPacing: (any WebSocketReadPacing)? = nil
+            readPacing: (any WebSocketReadPacing)? = nil,
+            slotReader: WebSocketSlotReader? = nil
         ) {
             self.readPacing = readPacing
+            self.slotReader = slotReader
             self.connectTimeout = connectTimeout
             self.handshakeTimeout = handshakeTimeout
             self.pingAfterIdle = pingAfterIdle

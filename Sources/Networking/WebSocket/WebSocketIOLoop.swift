@@ -7,8 +7,10 @@ import Darwin
 #endif
 
 /// The body of a connection's I/O thread: connects, upgrades, then loops on poll() until the connection
-/// ends. Everything here runs on that one thread; see `LiveWebSocketConnection` for the model.
-final class WebSocketIOLoop {
+/// ends. Everything here runs on that one thread (see `LiveWebSocketConnection` for the model), except
+/// the paced reads that a `WebSocketSlotReader` makes at their slots: from the upgrade on, the state is
+/// used under `gate` only, which the I/O thread lets go of while it sleeps in poll().
+final class WebSocketIOLoop: @unchecked Sendable {
     private enum Phase: Equatable {
         case open
         /// A close frame is queued or sent. `awaitingPeerClose`: we started the handshake and wait for
@@ -50,6 +52,14 @@ final class WebSocketIOLoop {
     /// cannot keep a failed connection's thread reading forever.
     private static let readsAfterFailedWrite = 128
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WebSocketIOLoop.readChunkSize, alignment: 1)
+    /// Held by whoever uses the state below once serving: the I/O thread, or the slot reader.
+    private let gate = Locked(())
+    private let slotReader: WebSocketSlotReader?
+    /// The slot given to `slotReader`, while it holds this connection's reads.
+    private var slotGiven: ContinuousClock.Instant?
+    /// Set while the slot reader reads: the messages wait in `readMessages` until it hands over every
+    /// connection's together (`deliverHeldMessages`).
+    private var holdsDeliveries = false
 
     init(configuration: LiveWebSocketConnection.Configuration, channel: WebSocketIOChannel, messages: WebSocketMessages.Continuation) {
         self.configuration = configuration.options
@@ -62,6 +72,7 @@ final class WebSocketIOLoop {
         codec = WebSocketFrameCodec(role: .client, maxFrameSize: configuration.options.maxFrameSize, maskingKeySource: configuration.maskingKeySource)
         assembler = WebSocketMessageAssembler(maxMessageSize: configuration.options.maxMessageSize)
         heartbeat = WebSocketHeartbeat(pingAfter: configuration.options.pingAfterIdle, pongTimeout: configuration.options.pongTimeout)
+        slotReader = configuration.options.readPacing == nil ? nil : configuration.options.slotReader
     }
 
     deinit {
@@ -95,11 +106,17 @@ final class WebSocketIOLoop {
     /// Serves an upgraded connection until it ends, then tears it down. `run` calls it after the
     /// upgrade; tests call it directly with a scripted transport, to replay races deterministically.
     func serve(over transport: any WebSocketTransport, firstFrameBytes: [UInt8]) {
-        self.transport = transport
-        heartbeat = WebSocketHeartbeat(pingAfter: configuration.pingAfterIdle, pongTimeout: configuration.pongTimeout, now: elapsed)
-        if !firstFrameBytes.isEmpty { received(firstFrameBytes[...]) }
+        gate.withLock { _ in
+            self.transport = transport
+            heartbeat = WebSocketHeartbeat(pingAfter: configuration.pingAfterIdle, pongTimeout: configuration.pongTimeout, now: elapsed)
+            if !firstFrameBytes.isEmpty { received(firstFrameBytes[...]) }
+        }
         serve()
-        tearDown()
+        gate.withLock { _ in
+            if slotGiven != nil { slotReader?.withdraw(self) }
+            slotGiven = nil
+            tearDown()
+        }
     }
 
     // MARK: - Connecting
@@ -187,39 +204,114 @@ final class WebSocketIOLoop {
 
     // MARK: - Serving
 
-    private func serve() {
-        while phase != .done, let transport {
-            takeRequests()
-            flushWrites()
-            finishClosingIfFlushed()
-            guard phase != .done else { break }
+    /// What one turn of `serve` sleeps on.
+    private struct Wait {
+        var descriptor: Int32
+        var wanted: Set<WebSocketTransportWait>
+        var deadline: ContinuousClock.Instant?
+        /// The slot this thread reads at itself, if its reads are held.
+        var hold: ContinuousClock.Instant?
+        /// The slot reader makes the held read.
+        var handedOver: Bool
+    }
 
-            // Holding reads leaves the bytes in the kernel's buffer (or TLS's) until the slot; a hang-up
-            // still wakes the poll, and reading then tells what happened.
-            let hold = phase == .open ? readSlotNow() : nil
-            var wanted: Set<WebSocketTransportWait> = hold == nil ? [readWait] : []
-            if !outbox.isEmpty { wanted.insert(writeWait) }
-            let deadline: ContinuousClock.Instant?
-            if let hold {
-                deadline = nextDeadline().map { min($0, hold) } ?? hold
-            } else {
-                deadline = transport.hasBufferedInput ? .now : nextDeadline()
-            }
-            let readiness = WebSocketPoller.wait(socket: transport.descriptor, for: wanted, wakeDescriptor: channel.wakePipe.readDescriptor, until: deadline)
-            // At the slot, read straight away rather than poll again first: the bytes are there. Unless
-            // the slot moved while this thread slept: the frame before drew later than foreseen, and
-            // reading before the slot it moved to would leave what lands in between for a frame later.
-            var slotReached = hold.map { ContinuousClock.now >= $0 } ?? false
-            if slotReached, !readiness.failed, let moved = readSlotNow(), moved > ContinuousClock.now {
-                slotReached = false
-            }
-            if readiness.failed || slotReached || (hold == nil && (readiness.readable || readiness.writable || transport.hasBufferedInput)) {
-                let readBefore = lastRead
-                readAvailable()
-                if slotReached, lastRead != readBefore { lastSlot = hold }
-            }
-            checkDeadlines()
+    private func serve() {
+        while let wait = gate.withLock({ _ in prepareWait() }) {
+            let readiness = WebSocketPoller.wait(socket: wait.descriptor, for: wait.wanted, wakeDescriptor: channel.wakePipe.readDescriptor, until: wait.deadline)
+            gate.withLock { _ in finishWait(wait, readiness) }
         }
+    }
+
+    /// The first half of a turn: requests in, writes out, then what to sleep on; nil once done.
+    private func prepareWait() -> Wait? {
+        guard phase != .done, let transport else { return nil }
+        takeRequests()
+        flushWrites()
+        finishClosingIfFlushed()
+        guard phase != .done else { return nil }
+
+        // Holding reads leaves the bytes in the kernel's buffer (or TLS's) until the slot; a hang-up
+        // still wakes the poll, and reading then tells what happened.
+        let hold = phase == .open ? readSlotNow() : nil
+        var wanted: Set<WebSocketTransportWait> = hold == nil ? [readWait] : []
+        if !outbox.isEmpty { wanted.insert(writeWait) }
+        if let hold, let slotReader {
+            // The slot reader reads at the slot, with every other connection's; this thread sleeps until
+            // a send, a deadline or a hang-up, or until the reader leaves it work.
+            if slotGiven != hold { slotReader.schedule(self, at: hold) }
+            slotGiven = hold
+            return Wait(descriptor: transport.descriptor, wanted: wanted, deadline: nextDeadline(), hold: nil, handedOver: true)
+        }
+        if slotGiven != nil {
+            slotReader?.withdraw(self)
+            slotGiven = nil
+        }
+        let deadline: ContinuousClock.Instant?
+        if let hold {
+            deadline = nextDeadline().map { min($0, hold) } ?? hold
+        } else {
+            deadline = transport.hasBufferedInput ? .now : nextDeadline()
+        }
+        return Wait(descriptor: transport.descriptor, wanted: wanted, deadline: deadline, hold: hold, handedOver: false)
+    }
+
+    /// The second half of a turn: reads if it is time, then the deadlines.
+    private func finishWait(_ wait: Wait, _ readiness: WebSocketPoller.Readiness) {
+        guard phase != .done, let transport else { return }
+        if wait.handedOver {
+            if readiness.failed { readAvailable() }
+            checkDeadlines()
+            return
+        }
+        let hold = wait.hold
+        // At the slot, read straight away rather than poll again first: the bytes are there. Unless
+        // the slot moved while this thread slept: the frame before drew later than foreseen, and
+        // reading before the slot it moved to would leave what lands in between for a frame later.
+        var slotReached = hold.map { ContinuousClock.now >= $0 } ?? false
+        if slotReached, !readiness.failed, let moved = readSlotNow(), moved > ContinuousClock.now {
+            slotReached = false
+        }
+        if readiness.failed || slotReached || (hold == nil && (readiness.readable || readiness.writable || transport.hasBufferedInput)) {
+            let readBefore = lastRead
+            readAvailable()
+            if slotReached, lastRead != readBefore { lastSlot = hold }
+        }
+        checkDeadlines()
+    }
+
+    // MARK: - Reads at a slot, on the slot reader's thread
+
+    /// The slot reader's read at `slot`, as `finishWait` makes it at a held slot on this thread. Then the
+    /// next slot goes back to the reader, or, when the read left work here (a pong or close to write, an
+    /// end, no further slot), this thread is woken for it. The messages wait for `deliverHeldMessages`.
+    func readAtSlot(_ slot: ContinuousClock.Instant, for reader: WebSocketSlotReader) {
+        let wake = gate.withLock { _ -> Bool in
+            // Taken back since (the thread woke and found no slot), or ended.
+            guard slotGiven == slot, phase == .open, transport != nil else { return false }
+            slotGiven = nil
+            if let moved = readSlotNow(), moved > ContinuousClock.now {
+                slotGiven = moved
+                reader.schedule(self, at: moved)
+                return false
+            }
+            let readBefore = lastRead
+            holdsDeliveries = true
+            readAvailable()
+            holdsDeliveries = false
+            if lastRead != readBefore { lastSlot = slot }
+            if phase == .open, outbox.isEmpty, let next = readSlotNow() {
+                slotGiven = next
+                reader.schedule(self, at: next)
+                return false
+            }
+            return true
+        }
+        if wake { channel.wakePipe.wake() }
+    }
+
+    /// Hands over what `readAtSlot` read.
+    func deliverHeldMessages() {
+        gate.withLock { _ in deliverReadMessages() }
     }
 
     private func readSlotNow() -> ContinuousClock.Instant? {
@@ -279,7 +371,7 @@ final class WebSocketIOLoop {
 
     private func received(_ bytes: some Collection<UInt8>) {
         codec.append(bytes)
-        defer { deliverReadMessages() }
+        defer { if !holdsDeliveries { deliverReadMessages() } }
         do {
             while phase != .done, let frame = try codec.nextFrame() {
                 // Nothing may follow a close frame (RFC 6455 §5.5.1).

@@ -45,6 +45,7 @@ import Testing
         private struct State {
             var script: [[UInt8]?]
             var readTimes: [ContinuousClock.Instant] = []
+            var readThreads: [String] = []
         }
         private let state: Locked<State>
 
@@ -56,6 +57,8 @@ import Testing
         /// The loop never sleeps on the -1 descriptor unless it holds; the script's end closes.
         var hasBufferedInput: Bool { true }
         var readTimes: [ContinuousClock.Instant] { state.withLock { $0.readTimes } }
+        /// The kernel's name of the thread that made each read that found a chunk.
+        var readThreads: [String] { state.withLock { $0.readThreads } }
 
         func read(into buffer: UnsafeMutableRawBufferPointer) throws(WebSocketError) -> WebSocketTransportProgress {
             state.withLock { state in
@@ -63,6 +66,7 @@ import Testing
                 guard let chunk = state.script.removeFirst() else { return .wouldBlock(.readable) }
                 buffer.copyBytes(from: chunk)
                 state.readTimes.append(.now)
+                state.readThreads.append(WebSocketReadPacingTests.threadName())
                 return .transferred(chunk.count)
             }
         }
@@ -74,25 +78,39 @@ import Testing
         func shutdown() {}
     }
 
-    private func serve(_ chunks: [[UInt8]], pacing: (any WebSocketReadPacing)?) async throws -> (texts: [String], readTimes: [ContinuousClock.Instant]) {
+    static func threadName() -> String {
+        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+    }
+
+    private func serve(
+        _ chunks: [[UInt8]], pacing: (any WebSocketReadPacing)?, reader: WebSocketSlotReader? = nil
+    ) async throws -> (texts: [String], readTimes: [ContinuousClock.Instant], readThreads: [String]) {
         let channel = WebSocketIOChannel(wakePipe: try WebSocketWakePipe())
         let (messages, continuation) = WebSocketMessages.makeStream()
         let configuration = LiveWebSocketConnection.Configuration(
             handshake: try WebSocketHandshake(url: URL(string: "ws://127.0.0.1:9/stream")!, keyBytes: Array("the sample nonce".utf8)),
-            options: LiveWebSocketConnector.Options(pingAfterIdle: nil, readPacing: pacing),
+            options: LiveWebSocketConnector.Options(pingAfterIdle: nil, readPacing: pacing, slotReader: reader),
             secretNames: [],
             secretValues: [],
             maskingKeySource: { WebSocketMaskingKey(0x0102_0304) }
         )
         let transport = ChunkedTransport(chunks: chunks)
-        WebSocketIOLoop(configuration: configuration, channel: channel, messages: continuation).serve(over: transport, firstFrameBytes: [])
+        let loop = WebSocketIOLoop(configuration: configuration, channel: channel, messages: continuation)
+        // On a thread of its own, as in the app: with a slot reader, the reads are made elsewhere.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                KernelThreadName.setForCurrentThread("cb test ws")
+                loop.serve(over: transport, firstFrameBytes: [])
+                done.resume()
+            }.start()
+        }
         var texts: [String] = []
         do {
             for try await message in messages {
                 if case .text(let text) = message { texts.append(text) }
             }
         } catch {}
-        return (texts, transport.readTimes)
+        return (texts, transport.readTimes, transport.readThreads)
     }
 
     private static func frame(_ text: String) -> [UInt8] {
@@ -101,7 +119,7 @@ import Testing
 
     @Test func heldReadsComeAtTheSlotAndLoseNothing() async throws {
         let gap = Duration.milliseconds(40)
-        let (texts, readTimes) = try await serve(["one", "two", "three"].map(Self.frame), pacing: GapAfterEachRead(gap: gap))
+        let (texts, readTimes, _) = try await serve(["one", "two", "three"].map(Self.frame), pacing: GapAfterEachRead(gap: gap))
         #expect(texts == ["one", "two", "three"])
         #expect(readTimes.count == 3)
         for (earlier, later) in zip(readTimes, readTimes.dropFirst()) {
@@ -110,13 +128,13 @@ import Testing
     }
 
     @Test func withoutPacingEveryChunkIsReadAsItComes() async throws {
-        let (texts, readTimes) = try await serve(["one", "two", "three"].map(Self.frame), pacing: nil)
+        let (texts, readTimes, _) = try await serve(["one", "two", "three"].map(Self.frame), pacing: nil)
         #expect(texts == ["one", "two", "three"])
         #expect(readTimes.count == 3)
     }
 
     @Test func aSlotThatMovedLaterWhileTheReaderSleptIsWaitedFor() async throws {
-        let (texts, readTimes) = try await serve(["one", "two", "three"].map(Self.frame), pacing: SlotMovesLater(first: .milliseconds(20), moved: .milliseconds(50)))
+        let (texts, readTimes, _) = try await serve(["one", "two", "three"].map(Self.frame), pacing: SlotMovesLater(first: .milliseconds(20), moved: .milliseconds(50)))
         #expect(texts == ["one", "two", "three"])
         #expect(readTimes.count == 3)
         for (earlier, later) in zip(readTimes, readTimes.dropFirst()) {
@@ -127,14 +145,60 @@ import Testing
     @Test func messagesReadTogetherWithThePeersCloseArriveBeforeTheEnd() async throws {
         let chunk = Self.frame("one") + Self.frame("two")
             + WebSocketFrameCodec.encode(.close(WebSocketCloseFrame(code: WebSocketCloseFrame.normalClosure)), maskingKey: nil)
-        let (texts, _) = try await serve([chunk], pacing: nil)
+        let (texts, _, _) = try await serve([chunk], pacing: nil)
         #expect(texts == ["one", "two"], "a read's messages go to the session before the end they came with")
     }
 
     @Test func messagesReadTogetherWithABrokenFrameArriveBeforeTheFailure() async throws {
         // A server's frame must not be masked (RFC 6455 §5.1): the connection fails on it.
         let chunk = Self.frame("one") + WebSocketFrameCodec.encode(.text("masked"), maskingKey: WebSocketMaskingKey(0x0A0B_0C0D))
-        let (texts, _) = try await serve([chunk], pacing: nil)
+        let (texts, _, _) = try await serve([chunk], pacing: nil)
         #expect(texts == ["one"])
+    }
+
+    // MARK: - With a slot reader
+
+    /// The first read is the connection's own (nothing was held yet); every held one after it is the
+    /// slot reader's, at its slot, and nothing is lost or reordered.
+    @Test func aSlotReaderMakesTheHeldReadsAtTheirSlotsAndLosesNothing() async throws {
+        let gap = Duration.milliseconds(40)
+        let reader = try WebSocketSlotReader(name: "cb test slots")
+        let (texts, readTimes, readThreads) = try await serve(["one", "two", "three"].map(Self.frame), pacing: GapAfterEachRead(gap: gap), reader: reader)
+        #expect(texts == ["one", "two", "three"])
+        #expect(readThreads == ["cb test ws", "cb test slots", "cb test slots"])
+        for (earlier, later) in zip(readTimes, readTimes.dropFirst()) {
+            #expect(earlier.duration(to: later) >= gap, "a read came before its slot")
+        }
+    }
+
+    @Test func aSlotThatMovedLaterIsWaitedForByTheSlotReader() async throws {
+        let reader = try WebSocketSlotReader(name: "cb test moved")
+        let (texts, readTimes, readThreads) = try await serve(
+            ["one", "two", "three"].map(Self.frame), pacing: SlotMovesLater(first: .milliseconds(20), moved: .milliseconds(50)), reader: reader)
+        #expect(texts == ["one", "two", "three"])
+        #expect(readThreads.dropFirst().allSatisfy { $0 == "cb test moved" })
+        for (earlier, later) in zip(readTimes, readTimes.dropFirst()) {
+            #expect(earlier.duration(to: later) >= .milliseconds(50), "read at the slot foreseen, not the one it moved to")
+        }
+    }
+
+    /// Several connections on one reader: each one's messages in order, every held read the reader's,
+    /// and the end (the script runs out: a hang-up) wakes each connection's thread to finish.
+    @Test func oneSlotReaderServesSeveralConnectionsAndEachEnds() async throws {
+        let reader = try WebSocketSlotReader(name: "cb test shared")
+        let results = try await withThrowingTaskGroup(of: (Int, [String], [String]).self) { group in
+            for connection in 0..<4 {
+                group.addTask {
+                    let texts = (0..<5).map { "c\(connection) m\($0)" }
+                    let (received, _, threads) = try await serve(texts.map(Self.frame), pacing: GapAfterEachRead(gap: .milliseconds(15)), reader: reader)
+                    return (connection, received, threads)
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = ($1.1, $1.2) }
+        }
+        for connection in 0..<4 {
+            #expect(results[connection]?.0 == (0..<5).map { "c\(connection) m\($0)" })
+            #expect(results[connection]?.1.dropFirst().allSatisfy { $0 == "cb test shared" } == true)
+        }
     }
 }
