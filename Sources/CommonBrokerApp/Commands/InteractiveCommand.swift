@@ -105,7 +105,11 @@ enum InteractiveCommand {
             activity: desk.activity,
             watchlist: app.watchlist,
             bell: { session.ringBell() },
-            notify: { notification in notifier?.send(notification) },
+            // Starting the notifier's process is off the runtime's thread, the market-data thread.
+            notify: { notification in
+                guard let notifier else { return }
+                Task.detached { notifier.send(notification) }
+            },
             // Quitting stops the session; the wait below sees it.
             quit: { session.stop() },
             // The frame reads `live` when it is drawn.
