@@ -6,6 +6,10 @@ import Stores
 import Testing
 
 @Suite struct AppRuntimeTests {
+    static func threadName() -> String {
+        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+    }
+
     func makeStore(_ symbols: [String]) throws -> WatchlistStore {
         let store = WatchlistStore(file: nil, seed: symbols)
         _ = try store.load()
@@ -230,10 +234,10 @@ struct TableAccountService: AccountService {
         #expect(store.symbols == ["AAPL", "MSFT"])
     }
 
-    /// A save blocks on the file's lock and fsync: it runs off the runtime's thread (in the app, the
-    /// market-data thread), so quotes keep reaching the view while it waits, and the key's `send` returns
-    /// once the edit is saved and shown, as when the save ran on the runtime.
-    @Test func quotesGoOnWhileASaveWaitsForTheFileLockAndTheKeyReturnsOnceSaved() async throws {
+    /// A save blocks on the file's lock and fsync: it runs on a thread of its own, so the runtime's thread
+    /// (in the app, the market-data thread, with the streams and the hub) stays free while it waits; the
+    /// key's `send` returns once the edit is saved and shown, and the quotes that came meanwhile follow.
+    @Test func aSaveWaitingForTheFileLockLeavesTheRuntimesThreadFreeAndTheKeyReturnsOnceSaved() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AppRuntimeSave-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = WatchlistStore(file: WatchlistFile(directory: directory), seed: ["AAPL"])
@@ -262,20 +266,26 @@ struct TableAccountService: AccountService {
 
         for key in "anvda" { await runtime.send(.key(.character(key))) }
         let saved = Locked(false)
+        let viewsBefore = published.all.count
         let adding = Task {
             await runtime.send(.key(.enter))
             saved.withLock { $0 = true }
         }
+        // The Enter is handled (its view published) and its save started: with the save on the runtime's
+        // thread, handling would block in the file lock before publishing.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while published.all.count == viewsBefore, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(published.all.count > viewsBefore, "the Enter was handled while its save waited")
         feed.send(MarketUpdate(quotes: [QuoteKey(brandID: "alpha", symbol: "AAPL"): quote("AAPL", 123)]))
-        let quoted = await published.first { $0.rows.contains { $0.quote?.last == 123 } }
-        #expect(quoted != nil, "the quote reached the view while the save waited")
+        let onTheThread = await Task(executorPreference: executor) { AppRuntimeTests.threadName() }.value
+        #expect(onTheThread == "cb test runtime", "a job on the runtime's thread ran while the save waited")
         #expect(!saved.withLock { $0 }, "the key's send waits for its save")
-        #expect(quoted?.rows.map(\.key.symbol).contains("NVDA") == false)
 
         letGo.signal()
         await adding.value
         let view = await runtime.viewState
         #expect(view.rows.map(\.key.symbol).contains("NVDA"))
+        #expect(await published.first { $0.rows.contains { $0.quote?.last == 123 } } != nil, "the quote that came during the save is shown")
         let reread = WatchlistStore(file: WatchlistFile(directory: directory), seed: [])
         _ = try reread.load()
         #expect(reread.book.lists.first?.symbols.contains("NVDA") == true)

@@ -13,8 +13,12 @@ import Stores
 ///
 /// The actor runs on the executor it is given: the interactive app gives it the market-data thread's
 /// (`DedicatedThreadExecutor`), so the hub hands it each batch with a queue append instead of waking a
-/// pool thread. Nothing on it may block for long, so saving an edit (an flock and two fsyncs) runs on
-/// the pool, one save after the other, and its outcome comes back as an event (`save`).
+/// pool thread. Nothing on it may block for long, so saving an edit (an flock and two fsyncs) runs on a
+/// thread kept for saves, one save after the other, and its outcome comes back as an event (`save`).
+/// While a save runs, the streams, the hub, the paper broker and a bus this process leads go on; the
+/// runtime takes its next quotes once the save is handled (the hub conflates them meanwhile), as when
+/// saves ran here: handling an alert's save sets the alerts to what the file holds, and a quote handled
+/// before that could fire or re-arm an alert only for the save's outcome to undo it.
 public actor AppRuntime {
     public nonisolated let live: LiveAppState
     private nonisolated let executor: any SerialExecutor
@@ -85,6 +89,9 @@ public actor AppRuntime {
 
     /// For runtimes made without an executor (tests, tools): one thread, made when first needed.
     private static let sharedExecutor = DedicatedThreadExecutor(name: "app runtime")
+    /// Where saves wait for the file's lock and the disk: a thread of their own, not the cooperative
+    /// pool, whose two threads (on two cores) two waiting saves would take from every other task.
+    private static let savesExecutor = DedicatedThreadExecutor(name: "saves")
 
     public var viewState: WatchlistViewState { live.viewState() }
 
@@ -108,25 +115,28 @@ public actor AppRuntime {
         await send(.started)
     }
 
-    /// Ends the feed subscription and outstanding requests, once the saves under way are done: an alert
-    /// that fired just before quitting is in the file.
+    /// Ends the feed subscription and outstanding requests, then waits for the saves under way, those of
+    /// the last quotes and trading events included: an alert that fired just before quitting is in the
+    /// file.
     public func stop() async {
-        while let saving, !savingDone.isSet { await saving.value }
         feedTask?.cancel()
         accountsTask?.cancel()
         portfolioTask?.cancel()
         activityTask?.cancel()
         await subscription?.cancel()
         subscription = nil
+        await feedTask?.value
+        await activityTask?.value
+        while let saving, !savingDone.isSet { await saving.value }
     }
 
     /// Handles `event` and every event its effects raise, in order, then publishes. Handling never
     /// suspends, so events are handled one at a time in the order they arrive; the call returns once the
     /// edits they made are saved and handled (`.persisted`) and the feed follows what the state follows.
-    /// Quotes go on being handled while a save runs.
+    /// It waits for the saves up to its own, not for the ones that later events start.
     public func send(_ event: AppEvent) async {
         handle(event)
-        while let saving, !savingDone.isSet { await saving.value }
+        if let saving, !savingDone.isSet { await saving.value }
         if let following, !followingDone.isSet { await following.value }
     }
 
@@ -221,13 +231,13 @@ public actor AppRuntime {
         }
     }
 
-    /// Runs `body` (a save, which blocks on the file's lock and fsync) on the pool after the saves before
-    /// it, then handles the event it returns here. `send` waits for it, so an edit is saved and shown
-    /// before the next key is handled, as when saves ran on this actor; quotes are not held up meanwhile.
+    /// Runs `body` (a save, which blocks on the file's lock and fsync) on the saves' thread after the saves
+    /// before it, then handles the event it returns here. `send` waits for it, so an edit is saved and
+    /// shown before the next key is handled, as when saves ran on this actor.
     private func save(_ body: @escaping @Sendable () -> AppEvent) {
         let previous = saving, done = FollowingDone()
         savingDone = done
-        saving = Task.detached { [weak self] in
+        saving = Task.detached(executorPreference: Self.savesExecutor) { [weak self] in
             await previous?.value
             let saved = body()
             await self?.handle(saved)
