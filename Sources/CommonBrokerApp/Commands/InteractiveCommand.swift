@@ -23,7 +23,7 @@ enum InteractiveCommand {
     /// anything subscribes (the paper broker does, in `TradingDesk.start`), so every upstream the hub opens
     /// in this run is on it. The update loop (`AppRuntime`) runs there too, beside the hub that feeds it;
     /// its saves (an flock and two fsyncs), which must not hold up the streams, the hub, the paper broker
-    /// or a bus this process leads, run on the pool.
+    /// or a bus this process leads, run on a thread of their own (see `AppRuntime`).
     static func run(_ app: AppComposition) async -> Int32 {
         let marketData = DedicatedThreadExecutor(name: "market data")
         return await PreferredTaskExecutor.$current.withValue(marketData) { await runWatchlist(app, on: marketData) }

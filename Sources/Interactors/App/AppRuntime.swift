@@ -39,10 +39,10 @@ public actor AppRuntime {
     private var following: Task<Void, Never>?
     /// Set once `following` has finished: awaiting a finished task's value still hops off this actor and
     /// back, which every quote batch paid for.
-    private var followingDone = FollowingDone()
+    private var followingDone = TaskDone()
     /// Saves of edits, applied in order, off this actor's thread (see `save`).
     private var saving: Task<Void, Never>?
-    private var savingDone = FollowingDone()
+    private var savingDone = TaskDone()
     private var feedTask: Task<Void, Never>?
     private var accountsTask: Task<Void, Never>?
     private var portfolioTask: Task<Void, Never>?
@@ -209,7 +209,7 @@ public actor AppRuntime {
 
     private func follow(_ symbols: Set<String>) {
         guard let subscription else { return }
-        let previous = following, done = FollowingDone()
+        let previous = following, done = TaskDone()
         followingDone = done
         following = Task {
             await previous?.value
@@ -221,7 +221,7 @@ public actor AppRuntime {
     /// Snapshots go through the feed like every quote. After the follows before it: the feed keeps only
     /// answers for symbols someone follows.
     private func refresh(_ symbols: [String]) {
-        let previous = following, done = FollowingDone()
+        let previous = following, done = TaskDone()
         let feed = feed
         followingDone = done
         following = Task {
@@ -235,7 +235,7 @@ public actor AppRuntime {
     /// before it, then handles the event it returns here. `send` waits for it, so an edit is saved and
     /// shown before the next key is handled, as when saves ran on this actor.
     private func save(_ body: @escaping @Sendable () -> AppEvent) {
-        let previous = saving, done = FollowingDone()
+        let previous = saving, done = TaskDone()
         savingDone = done
         saving = Task.detached(executorPreference: Self.savesExecutor) { [weak self] in
             await previous?.value

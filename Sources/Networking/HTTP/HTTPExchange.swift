@@ -96,12 +96,7 @@ final class HTTPExchange: Sendable {
     // MARK: - On the exchange's thread
 
     private func perform() -> Outcome {
-        // OpenSSL writes with write(2), which raises SIGPIPE when the peer is gone. Blocked on this thread
-        // only, the signal stays pending here and the write fails with EPIPE instead of killing the app.
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        PipeSignal.blockOnThisThread()
 
         let deadline = ContinuousClock.now + settings.timeout
         var mayReuse = true

@@ -99,12 +99,7 @@ final class NATSIOLoop {
     /// Tries every server once, reports the outcome through `established`, then serves and reconnects
     /// until the connection is closed.
     func run(established: (Result<Void, NATSError>) -> Void) {
-        // OpenSSL writes with write(2), which raises SIGPIPE on a dead peer. Blocked on this thread only,
-        // the signal stays pending here and the write fails with EPIPE instead of killing the app.
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        PipeSignal.blockOnThisThread()
 
         var failure: NATSError?
         for _ in 0..<pool.count {

@@ -82,12 +82,7 @@ final class WebSocketIOLoop: @unchecked Sendable {
     /// Connects and upgrades, reports the outcome through `established`, then serves the connection
     /// until it ends.
     func run(established: (Result<Void, WebSocketError>) -> Void) {
-        // OpenSSL writes with write(2), which raises SIGPIPE on a dead peer. Blocked on this thread only,
-        // the signal stays pending here and the write fails with EPIPE instead of killing the app.
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        PipeSignal.blockOnThisThread()
 
         let firstFrameBytes: [UInt8]
         do {
@@ -113,8 +108,7 @@ final class WebSocketIOLoop: @unchecked Sendable {
         }
         serve()
         gate.withLock { _ in
-            if slotGiven != nil { slotReader?.withdraw(self) }
-            slotGiven = nil
+            takeReadsBack()
             tearDown()
         }
     }
@@ -206,13 +200,19 @@ final class WebSocketIOLoop: @unchecked Sendable {
 
     /// What one turn of `serve` sleeps on.
     private struct Wait {
+        enum Reads {
+            /// As bytes come.
+            case onArrival
+            /// Held for this slot, when this thread reads them.
+            case atSlot(ContinuousClock.Instant)
+            /// Held, and the slot reader makes the read.
+            case bySlotReader
+        }
+
         var descriptor: Int32
         var wanted: Set<WebSocketTransportWait>
         var deadline: ContinuousClock.Instant?
-        /// The slot this thread reads at itself, if its reads are held.
-        var hold: ContinuousClock.Instant?
-        /// The slot reader makes the held read.
-        var handedOver: Bool
+        var reads: Reads
     }
 
     private func serve() {
@@ -240,30 +240,35 @@ final class WebSocketIOLoop: @unchecked Sendable {
             // a send, a deadline or a hang-up, or until the reader leaves it work.
             if slotGiven != hold { slotReader.schedule(self, at: hold) }
             slotGiven = hold
-            return Wait(descriptor: transport.descriptor, wanted: wanted, deadline: nextDeadline(), hold: nil, handedOver: true)
+            return Wait(descriptor: transport.descriptor, wanted: wanted, deadline: nextDeadline(), reads: .bySlotReader)
         }
-        if slotGiven != nil {
-            slotReader?.withdraw(self)
-            slotGiven = nil
-        }
-        let deadline: ContinuousClock.Instant?
+        takeReadsBack()
         if let hold {
-            deadline = nextDeadline().map { min($0, hold) } ?? hold
-        } else {
-            deadline = transport.hasBufferedInput ? .now : nextDeadline()
+            let deadline = nextDeadline().map { min($0, hold) } ?? hold
+            return Wait(descriptor: transport.descriptor, wanted: wanted, deadline: deadline, reads: .atSlot(hold))
         }
-        return Wait(descriptor: transport.descriptor, wanted: wanted, deadline: deadline, hold: hold, handedOver: false)
+        return Wait(descriptor: transport.descriptor, wanted: wanted, deadline: transport.hasBufferedInput ? .now : nextDeadline(), reads: .onArrival)
+    }
+
+    /// This thread reads again from now on: the slot given to the reader, if any, is withdrawn.
+    private func takeReadsBack() {
+        guard slotGiven != nil else { return }
+        slotReader?.withdraw(self)
+        slotGiven = nil
     }
 
     /// The second half of a turn: reads if it is time, then the deadlines.
     private func finishWait(_ wait: Wait, _ readiness: WebSocketPoller.Readiness) {
         guard phase != .done, let transport else { return }
-        if wait.handedOver {
+        let hold: ContinuousClock.Instant?
+        switch wait.reads {
+        case .bySlotReader:
             if readiness.failed { readAvailable() }
             checkDeadlines()
             return
+        case .atSlot(let slot): hold = slot
+        case .onArrival: hold = nil
         }
-        let hold = wait.hold
         // At the slot, read straight away rather than poll again first: the bytes are there. Unless
         // the slot moved while this thread slept: the frame before drew later than foreseen, and
         // reading before the slot it moved to would leave what lands in between for a frame later.

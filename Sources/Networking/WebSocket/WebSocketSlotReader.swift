@@ -1,10 +1,5 @@
 import Foundation
 import Locking
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One thread that makes the paced reads (`WebSocketReadPacing`) of every connection given it, all at
 /// their slot, in one wake-up.
@@ -25,12 +20,16 @@ import Darwin
 /// The thread is started with the first slot given it and lives as long as the process: the app keeps
 /// one reader for every stream.
 public final class WebSocketSlotReader: Sendable {
+    private enum Sleep {
+        case awake
+        case until(ContinuousClock.Instant)
+        case withoutEnd
+    }
+
     private struct Schedule {
         /// Each connection's slot, by connection.
         var slots: [ObjectIdentifier: (loop: WebSocketIOLoop, slot: ContinuousClock.Instant)] = [:]
-        /// The slot the thread sleeps until; nil while it sleeps without one, or runs.
-        var sleepingUntil: ContinuousClock.Instant?
-        var sleepsWithoutEnd = false
+        var sleep = Sleep.awake
         var started = false
     }
 
@@ -50,11 +49,12 @@ public final class WebSocketSlotReader: Sendable {
             let start = !schedule.started
             schedule.started = true
             // The thread sleeps past this slot: it must wake to sleep until this one instead.
-            let wake = schedule.sleepsWithoutEnd || schedule.sleepingUntil.map { slot < $0 } ?? false
-            if wake {
-                schedule.sleepsWithoutEnd = false
-                schedule.sleepingUntil = nil
+            let wake = switch schedule.sleep {
+            case .awake: false
+            case .until(let until): slot < until
+            case .withoutEnd: true
             }
+            if wake { schedule.sleep = .awake }
             return (start, wake)
         }
         if start { startThread() }
@@ -70,12 +70,7 @@ public final class WebSocketSlotReader: Sendable {
         let name = name
         let thread = Thread { [self] in
             KernelThreadName.setForCurrentThread(name)
-            // A TLS read may write (a key update's answer): a dead peer then fails it with EPIPE rather
-            // than killing the app, as on the connections' own threads.
-            var pipeSignal = sigset_t()
-            sigemptyset(&pipeSignal)
-            sigaddset(&pipeSignal, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            PipeSignal.blockOnThisThread()
             run()
         }
         thread.name = name
@@ -87,16 +82,14 @@ public final class WebSocketSlotReader: Sendable {
         while true {
             let earliest = schedule.withLock { schedule -> ContinuousClock.Instant? in
                 let earliest = schedule.slots.values.lazy.map(\.slot).min()
-                schedule.sleepingUntil = earliest
-                schedule.sleepsWithoutEnd = earliest == nil
+                schedule.sleep = earliest.map(Sleep.until) ?? .withoutEnd
                 return earliest
             }
             let readiness = WebSocketPoller.wait(socket: -1, for: [], wakeDescriptor: wakePipe.readDescriptor, until: earliest)
             if readiness.woken { wakePipe.drain() }
             let now = ContinuousClock.now
             schedule.withLock { schedule in
-                schedule.sleepingUntil = nil
-                schedule.sleepsWithoutEnd = false
+                schedule.sleep = .awake
                 for entry in schedule.slots.values where entry.slot <= now { due.append(entry) }
                 for entry in due { schedule.slots.removeValue(forKey: ObjectIdentifier(entry.loop)) }
             }
