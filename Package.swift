@@ -85,10 +85,10 @@ let package = Package(
         .testTarget(name: "PaperTradingTests", dependencies: ["PaperTrading", "Domain", "Stores", "TestSupport", "Locking"], swiftSettings: strict),
         .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "MarketDataHub", "Stores", "Domain", "TerminalKit", "Locking", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Interactors", "Domain", "Stores", "TerminalKit"], exclude: ["Snapshots"], swiftSettings: strict),
-        .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalKit"], swiftSettings: strict),
+        .testTarget(name: "TerminalCursesTests", dependencies: ["TerminalCurses", "TerminalKit", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "CommonBrokerAppTests",
-            dependencies: ["CommonBrokerApp", "Domain", "BrokerAdapters", "Stores"],
+            dependencies: ["CommonBrokerApp", "Domain", "BrokerAdapters", "Stores", "TerminalUI"],
             resources: [],
             swiftSettings: strict
         ),

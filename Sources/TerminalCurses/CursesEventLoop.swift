@@ -105,7 +105,7 @@ final class CursesEventLoop {
                 let changed = screen.draw(callbacks.frame(size, Date()))
                 schedule.didDraw(at: frameTime, changedTerminal: changed)
                 if let frameClock, let lastFrame = schedule.lastFrame {
-                    readLead.frameDrawn()
+                    readLead.frameDrawn(at: lastFrame)
                     frameClock.setLead(readLead.lead)
                     frameClock.frameDrawn(at: lastFrame)
                 }

@@ -12,6 +12,7 @@ public final class FrameClock: Sendable {
     private let lastFrameDrawn: AtomicInstant
     /// In whole nanoseconds, as `Duration` has no atomic form.
     private let leadNanoseconds: Atomic<Int64>
+    private let resumed = Locked<(@Sendable () -> Void)?>(nil)
 
     /// `lead` is where the lead starts; the UI thread then sets it from what it measures
     /// (`ReadLeadEstimator`).
@@ -38,7 +39,19 @@ public final class FrameClock: Sendable {
 
     /// Called by the UI thread with each frame the cap counts from.
     public func frameDrawn(at instant: ContinuousClock.Instant) {
+        let previous = lastFrameDrawn.load()
         lastFrameDrawn.store(instant)
+        if let previous, previous.duration(to: instant) > frameInterval * 3 / 2 {
+            resumed.withLock { $0 }?()
+        }
+    }
+
+    /// `body` is called on the UI thread when a frame comes after a pause (more than one and a half
+    /// intervals after the frame before): an idle frame, drawn as soon as something changed, sets where
+    /// the frames after it fall, and a read booked for the slot of the frames before may now come after
+    /// the slot of the next one, and miss it. `body` must only signal (the slot reader looks again).
+    public func whenFramesResume(_ body: @escaping @Sendable () -> Void) {
+        resumed.withLock { $0 = body }
     }
 
     public var lastFrame: ContinuousClock.Instant? { lastFrameDrawn.load() }

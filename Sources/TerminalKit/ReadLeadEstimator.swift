@@ -12,29 +12,38 @@ import Locking
 /// handed to the UI thread, and the frame starts when the thread wakes for it, a little after it is due:
 /// the margin of 1.5 ms covers that wake-up and the tail past the 90th percentile (with 0.75 ms, enough
 /// prices at 1,000 events/s waited a frame more to lift p99 to 51–56 ms; 1.5 ms gave 38–42 ms).
+/// Only the frames within `horizon` of the newest measured one count: when frames come in bursts (only
+/// rows on screen draw one), 30 frames reach back many seconds, and a slow start-up kept the lead at
+/// 5–6 ms where the reads took 1 ms, which made every price that just missed a slot 3 ms later.
 public struct ReadLeadEstimator: Sendable {
     public typealias Instant = ContinuousClock.Instant
 
     public let minimum: Duration
     public let maximum: Duration
     public let margin: Duration
+    /// How far back from the newest measured frame the frames count.
+    public let horizon: Duration
     /// The lead before any frame was measured.
     public let initial: Duration
     private let window: Int
-    /// Per measured frame, the last arrival after its slot, in nanoseconds; a ring of `window`.
-    private var samples: [Int64] = []
+    /// Per measured frame, when it was drawn and the last arrival after its slot, in nanoseconds; a ring
+    /// of `window`.
+    private var samples: [(drawn: Instant, lateness: Int64)] = []
+    /// The newest sample's frame.
+    private var newest: Instant?
     private var next = 0
     /// The latest arrival after the current frame's slot, if any so far.
     private var latest: Int64?
 
     public init(
         initial: Duration = .milliseconds(5), minimum: Duration = .milliseconds(1), maximum: Duration = .milliseconds(10),
-        margin: Duration = .microseconds(1_500), window: Int = 30
+        margin: Duration = .microseconds(1_500), window: Int = 30, horizon: Duration = .seconds(1)
     ) {
         self.initial = initial
         self.minimum = minimum
         self.maximum = maximum
         self.margin = margin
+        self.horizon = horizon
         self.window = max(1, window)
     }
 
@@ -45,22 +54,24 @@ public struct ReadLeadEstimator: Sendable {
         latest = max(latest ?? 0, lateness)
     }
 
-    /// A frame was drawn: what was heard since its slot becomes one sample.
-    public mutating func frameDrawn() {
+    /// A frame was drawn at `instant`: what was heard since its slot becomes one sample.
+    public mutating func frameDrawn(at instant: Instant) {
         guard let latest else { return }
+        let sample = (drawn: instant, lateness: latest)
         if samples.count < window {
-            samples.append(latest)
+            samples.append(sample)
         } else {
-            samples[next] = latest
+            samples[next] = sample
         }
         next = (next + 1) % window
+        newest = instant
         self.latest = nil
     }
 
     /// The lead for the next frames.
     public var lead: Duration {
-        guard !samples.isEmpty else { return initial }
-        let sorted = samples.sorted()
+        guard let newest else { return initial }
+        let sorted = samples.lazy.filter { $0.drawn.duration(to: newest) <= horizon }.map(\.lateness).sorted()
         // Nearest rank: of 30 frames, the three latest are looked past.
         let percentile = sorted[max(0, (sorted.count * 9 + 9) / 10 - 1)]
         let lead = Duration.nanoseconds(percentile) + margin

@@ -102,6 +102,38 @@ import Testing
         await interactor.stop()
     }
 
+    /// Quotes that changed only their rows go to `changedRows` with the update, so the screen can skip a
+    /// frame none of them is on; a batch that also moved a broker's state, and every key, to `changed`.
+    @Test func quotesThatChangedOnlyTheirRowsAreSignalledWithTheirUpdate() async throws {
+        let feed = ManualFeed(brokers: [alpha])
+        let store = try makeStore(["AAPL"])
+        let live = LiveAppState(AppState(brokers: feed.brokers, book: store.book, settings: AppState.Settings(isDemo: true, isSaved: false)))
+        let changes = CallCounter()
+        let rows = Locked<[MarketUpdate]>([])
+        let interactor = AppRuntime(
+            live: live, feed: feed, watchlist: store, now: { t0 }, changed: { changes.call() },
+            changedRows: { update in rows.withLock { $0.append(update) } })
+        await interactor.start()
+        let afterStart = changes.value
+
+        let first = MarketUpdate(quotes: [QuoteKey(brandID: "alpha", symbol: "AAPL"): quote("AAPL", 123)], brokerStates: ["alpha": .live])
+        feed.send(first)
+        let plain = MarketUpdate(quotes: [QuoteKey(brandID: "alpha", symbol: "AAPL"): quote("AAPL", 124)])
+        feed.send(plain)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while rows.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(rows.withLock { $0 } == [plain])
+        #expect(changes.value == afterStart + 1, "the batch with the broker's state was a change of the whole screen")
+        #expect(live.viewState().rows.first?.quote?.last == 124)
+
+        await interactor.send(.key(.character("j")))
+        #expect(changes.value == afterStart + 2)
+        #expect(rows.withLock { $0.count } == 1)
+        await interactor.stop()
+    }
+
     @Test func addingRemovingAndUndoingEditTheWatchlistAndTheFeed() async throws {
         let feed = ManualFeed(brokers: [alpha, beta])
         let published = Published()

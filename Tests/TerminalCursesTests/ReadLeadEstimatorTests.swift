@@ -1,3 +1,4 @@
+import Locking
 import TerminalKit
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
         for arrival in arrivals {
             estimator.heard(at: start + .microseconds(Int64(arrival * 1000)), slot: start + .milliseconds(slot))
         }
-        estimator.frameDrawn()
+        estimator.frameDrawn(at: start + .milliseconds(slot + 5))
     }
 
     @Test func beforeAnyMeasurementTheLeadIsTheInitialOne() {
@@ -42,6 +43,21 @@ import Testing
         #expect(estimator.lead == .milliseconds(6), "a busy machine lengthens the lead")
     }
 
+    /// Frames that came in bursts (only rows on screen draw one): the slow frames of a second ago no
+    /// longer set the lead, however few frames came since.
+    @Test func framesOlderThanTheHorizonNoLongerCount() {
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 30, horizon: .seconds(1))
+        for index in 0..<5 {
+            frame(&estimator, slot: 33 * index, arrivals: [Double(33 * index) + 6])
+        }
+        #expect(estimator.lead == .milliseconds(6))
+        // 1.2 s later, two frames of a burst land 1 ms after their slots.
+        frame(&estimator, slot: 1_300, arrivals: [1_301])
+        #expect(estimator.lead == .milliseconds(1))
+        frame(&estimator, slot: 1_333, arrivals: [1_334.5])
+        #expect(estimator.lead == .microseconds(1_500))
+    }
+
     @Test func theLeadStaysWithinItsBounds() {
         var fast = ReadLeadEstimator(initial: .milliseconds(5), minimum: .milliseconds(1), margin: .zero)
         frame(&fast, slot: 0, arrivals: [0.05])
@@ -58,6 +74,20 @@ import Testing
         #expect(estimator.lead == .milliseconds(5))
         frame(&estimator, slot: 133, arrivals: [99, 135])
         #expect(estimator.lead == .milliseconds(2))
+    }
+
+    /// Frames frame after frame leave the slots where they were; a frame after a pause moves them, and
+    /// whoever booked reads for the old ones hears of it.
+    @Test func theClockSaysWhenFramesResumeAfterAPause() {
+        let clock = FrameClock(framesPerSecond: 30, lead: .milliseconds(5), origin: start)
+        let resumed = Locked(0)
+        clock.whenFramesResume { resumed.withLock { $0 += 1 } }
+        clock.frameDrawn(at: start)
+        clock.frameDrawn(at: start + clock.frameInterval)
+        clock.frameDrawn(at: start + clock.frameInterval * 2 + .milliseconds(10))
+        #expect(resumed.withLock { $0 } == 0, "a frame up to half an interval late is no pause")
+        clock.frameDrawn(at: start + .milliseconds(800))
+        #expect(resumed.withLock { $0 } == 1)
     }
 
     @Test func theClockTakesTheMeasuredLeadForItsSlots() {

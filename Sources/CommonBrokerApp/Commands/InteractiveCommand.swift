@@ -43,18 +43,24 @@ enum InteractiveCommand {
         // known once curses has started, before the first frame.
         // The table's cache of rows drawn on earlier frames (WatchlistTableCache) is frame state too.
         let frames = Locked((viewport: TableViewport(), layout: WatchlistLayout(), depth: ColorDepth?.none, cache: WatchlistTableCache()))
+        // Quotes only for rows off the screen draw no frame.
+        let gate = FrameGate()
         let (events, input) = AsyncStream<AppEvent>.makeStream()
         let depthSource = Locked<TerminalSession?>(nil)
         let session = TerminalSession(
             options: TerminalSessionOptions(color: app.colorEnabled, mouse: app.config.mouse, frameClock: app.frameClock),
             frame: { size, now in
-                frames.withLock { frames in
+                gate.frameBegins()
+                return frames.withLock { frames in
                     if frames.depth == nil { frames.depth = depthSource.withLock { $0?.colorDepth } }
                     var options = baseOptions
                     options.colorDepth = frames.depth ?? .basic
-                    return WatchlistScreen.render(
-                        box.current, size: size, now: now, options: options, viewport: &frames.viewport, layout: &frames.layout,
+                    let view = box.current
+                    let buffer = WatchlistScreen.render(
+                        view, size: size, now: now, options: options, viewport: &frames.viewport, layout: &frames.layout,
                         cache: &frames.cache)
+                    gate.frameDrew(RowsOnScreen(view, layout: frames.layout, now: now))
+                    return buffer
                 }
             },
             onKey: { key in
@@ -114,6 +120,9 @@ enum InteractiveCommand {
             quit: { session.stop() },
             // The frame reads `live` when it is drawn.
             changed: { session.setNeedsDisplay() },
+            changedRows: { update in
+                if gate.needsFrame(for: update, at: Date()) { session.setNeedsDisplay() }
+            },
             timePassed: { session.setNeedsTimedRedraw() }
         )
 

@@ -61,9 +61,12 @@ struct BrokerAssembly {
     /// by the screen's frames when there is a screen, all made by one thread at each frame's slot. (Should
     /// that thread's wake-up pipe not open, each connection's own thread reads at the slot.)
     static func connector(tls: AppConfig.TLS, frameClock: FrameClock? = nil) -> LiveWebSocketConnector {
-        LiveWebSocketConnector(options: LiveWebSocketConnector.Options(
+        let slotReader = frameClock == nil ? nil : try? WebSocketSlotReader()
+        // After a pause the frames fall elsewhere: the reads booked for the old slots look again.
+        if let frameClock, let slotReader { frameClock.whenFramesResume { slotReader.slotsMayHaveMoved() } }
+        return LiveWebSocketConnector(options: LiveWebSocketConnector.Options(
             extraCAFile: tls.caFile, allowInsecureTLS: tls.insecureSkipVerify, readPacing: frameClock.map(ScreenPacedReads.init),
-            slotReader: frameClock == nil ? nil : try? WebSocketSlotReader()))
+            slotReader: slotReader))
     }
 
     /// Whether a broker streams, and if the config asked for a stream it cannot have, why not (for a

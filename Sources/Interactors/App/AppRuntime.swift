@@ -29,6 +29,7 @@ public actor AppRuntime {
     private let now: @Sendable () -> Date
     private let publish: (@Sendable (WatchlistViewState) -> Void)?
     private let changed: @Sendable () -> Void
+    private let changedRows: (@Sendable (MarketUpdate) -> Void)?
     private let timePassed: @Sendable () -> Void
     private let bell: @Sendable () -> Void
     private let notify: @Sendable (DesktopNotification) -> Void
@@ -54,6 +55,8 @@ public actor AppRuntime {
     /// screen then reads `live` when it draws) and `publish`, if given, with the view as it is then
     /// (tests and tools that look at each view). After a `.tick`, `timePassed` is called instead (by
     /// default `changed`): the screen redraws for time alone, which must not hold back the next change.
+    /// After quotes that changed only their rows (`AppState.rowsChanged`), `changedRows` is called with
+    /// them instead, if given: the screen may then skip a frame none of those rows is on.
     /// `executor` runs the actor; by default one thread that every runtime made without one shares.
     public init(
         live: LiveAppState,
@@ -68,6 +71,7 @@ public actor AppRuntime {
         notify: @escaping @Sendable (DesktopNotification) -> Void = { _ in },
         quit: @escaping @Sendable () -> Void = {},
         changed: @escaping @Sendable () -> Void = {},
+        changedRows: (@Sendable (MarketUpdate) -> Void)? = nil,
         timePassed: (@Sendable () -> Void)? = nil,
         publish: (@Sendable (WatchlistViewState) -> Void)? = nil
     ) {
@@ -84,6 +88,7 @@ public actor AppRuntime {
         self.quit = quit
         self.publish = publish
         self.changed = changed
+        self.changedRows = changedRows
         self.timePassed = timePassed ?? changed
     }
 
@@ -142,18 +147,32 @@ public actor AppRuntime {
 
     private func handle(_ event: AppEvent) {
         var queue = [event]
+        // Only for the event alone: quotes that changed only their rows raised nothing.
+        var rows: MarketUpdate?, handled = 0
         while !queue.isEmpty {
-            let next = queue.removeFirst(), at = now()
+            let next = queue.removeFirst(), at = now(), wantsRows = changedRows != nil && handled == 0
+            handled += 1
             // Effects run after the lock is let go: one may stop the UI thread, which could be waiting
             // for the lock to draw.
-            for effect in live.update({ $0.update(next, at: at) }) {
+            let effects = live.update { state in
+                let effects = state.update(next, at: at)
+                if wantsRows { rows = state.rowsChanged(by: next, raising: effects) }
+                return effects
+            }
+            for effect in effects {
                 if let raised = perform(effect) { queue.append(raised) }
             }
         }
         publish?(live.viewState())
         // A tick changes what is shown only as time does (a message fading): the screen may redraw without
         // holding back the next price behind a frame that wrote nothing.
-        if case .tick = event { timePassed() } else { changed() }
+        if case .tick = event {
+            timePassed()
+        } else if handled == 1, let rows, let changedRows {
+            changedRows(rows)
+        } else {
+            changed()
+        }
     }
 
     // MARK: - Effects

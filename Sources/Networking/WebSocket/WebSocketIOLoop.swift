@@ -314,6 +314,20 @@ final class WebSocketIOLoop: @unchecked Sendable {
         if wake { channel.wakePipe.wake() }
     }
 
+    /// The slot reader's second look after the frames resumed (`WebSocketSlotReader.slotsMayHaveMoved`):
+    /// when the slot is now earlier than the one given the reader, the reader gets the earlier one (now,
+    /// if it has passed). A later one is found at the read, as ever.
+    func reviewSlot(for reader: WebSocketSlotReader) {
+        gate.withLock { _ in
+            guard let given = slotGiven, phase == .open, transport != nil else { return }
+            let now = ContinuousClock.now
+            let slot = readSlotNow() ?? now
+            guard slot < given else { return }
+            slotGiven = slot
+            reader.schedule(self, at: slot)
+        }
+    }
+
     /// Hands over what `readAtSlot` read.
     func deliverHeldMessages() {
         gate.withLock { _ in deliverReadMessages() }

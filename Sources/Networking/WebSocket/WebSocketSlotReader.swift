@@ -31,6 +31,8 @@ public final class WebSocketSlotReader: Sendable {
         var slots: [ObjectIdentifier: (loop: WebSocketIOLoop, slot: ContinuousClock.Instant)] = [:]
         var sleep = Sleep.awake
         var started = false
+        /// The frames' slots moved (`slotsMayHaveMoved`): each connection works its slot out again.
+        var review = false
     }
 
     private let name: String
@@ -61,6 +63,20 @@ public final class WebSocketSlotReader: Sendable {
         if wake { wakePipe.wake() }
     }
 
+    /// The frames after a pause fall elsewhere than the slots booked foresaw (`FrameClock.whenFramesResume`):
+    /// the thread wakes, and each connection works its slot out again (`WebSocketIOLoop.reviewSlot`), so
+    /// that a slot now earlier than the one booked is not slept through. Only signals.
+    public func slotsMayHaveMoved() {
+        let wake = schedule.withLock { schedule -> Bool in
+            guard schedule.started, !schedule.slots.isEmpty else { return false }
+            schedule.review = true
+            if case .awake = schedule.sleep { return false }
+            schedule.sleep = .awake
+            return true
+        }
+        if wake { wakePipe.wake() }
+    }
+
     /// `loop` reads on its own thread from now on, or has ended.
     func withdraw(_ loop: WebSocketIOLoop) {
         schedule.withLock { _ = $0.slots.removeValue(forKey: ObjectIdentifier(loop)) }
@@ -87,6 +103,14 @@ public final class WebSocketSlotReader: Sendable {
             }
             let readiness = WebSocketPoller.wait(socket: -1, for: [], wakeDescriptor: wakePipe.readDescriptor, until: earliest)
             if readiness.woken { wakePipe.drain() }
+            let review = schedule.withLock { schedule -> [WebSocketIOLoop] in
+                schedule.sleep = .awake
+                guard schedule.review else { return [] }
+                schedule.review = false
+                return schedule.slots.values.map(\.loop)
+            }
+            // Each takes its own lock, and books its slot again through `schedule` if it moved earlier.
+            for loop in review { loop.reviewSlot(for: self) }
             let now = ContinuousClock.now
             schedule.withLock { schedule in
                 schedule.sleep = .awake

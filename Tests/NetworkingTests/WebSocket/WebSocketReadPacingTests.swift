@@ -39,6 +39,39 @@ import Testing
         }
     }
 
+    /// Holds `far` after each read until the frames resume (the test's `resume`, 30 ms after the first
+    /// read): from then on `near`, and the slot reader is told the slots may have moved.
+    private final class SlotMovesEarlier: WebSocketReadPacing {
+        let far: Duration
+        let near: Duration
+        let reader: WebSocketSlotReader
+        private let state = Locked<(resumed: Bool, asked: Bool)>((false, false))
+
+        init(far: Duration, near: Duration, reader: WebSocketSlotReader) {
+            self.far = far
+            self.near = near
+            self.reader = reader
+        }
+
+        func readSlot(lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+            guard let lastRead else { return nil }
+            let (resumed, first) = state.withLock { state -> (Bool, Bool) in
+                defer { state.asked = true }
+                return (state.resumed, !state.asked)
+            }
+            if first {
+                let (state, reader) = (state, reader)
+                Thread {
+                    Thread.sleep(forTimeInterval: 0.03)
+                    state.withLock { $0.resumed = true }
+                    reader.slotsMayHaveMoved()
+                }.start()
+            }
+            let slot = lastRead + (resumed ? near : far)
+            return slot > now ? slot : nil
+        }
+    }
+
     /// Serves one scripted chunk per read, with "nothing more yet" between chunks (as a socket between
     /// a server's writes), and notes when each chunk was read.
     private final class ChunkedTransport: WebSocketTransport, Sendable {
@@ -180,6 +213,20 @@ import Testing
         for (earlier, later) in zip(readTimes, readTimes.dropFirst()) {
             #expect(earlier.duration(to: later) >= .milliseconds(50), "read at the slot foreseen, not the one it moved to")
         }
+    }
+
+    /// After a pause the frames fall elsewhere: a read booked for a slot two seconds away is made at the
+    /// earlier slot once the reader hears the slots may have moved, not slept through.
+    @Test func aSlotThatMovedEarlierIsReadThereOnceTheReaderHears() async throws {
+        let reader = try WebSocketSlotReader(name: "cb test earlier")
+        let (texts, readTimes, readThreads) = try await serve(
+            ["one", "two", "three"].map(Self.frame),
+            pacing: SlotMovesEarlier(far: .seconds(2), near: .milliseconds(20), reader: reader), reader: reader)
+        #expect(texts == ["one", "two", "three"])
+        #expect(readThreads.dropFirst().allSatisfy { $0 == "cb test earlier" })
+        let first = try #require(readTimes.first), last = try #require(readTimes.last)
+        #expect(readTimes.count == 3)
+        #expect(first.duration(to: last) < .seconds(1), "the reads came at the earlier slots, not two seconds apart")
     }
 
     /// Several connections on one reader: each one's messages in order, every held read the reader's,

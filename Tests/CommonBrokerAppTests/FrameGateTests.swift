@@ -1,0 +1,29 @@
+@testable import CommonBrokerApp
+import Domain
+import Foundation
+import TerminalUI
+import Testing
+
+/// Between the frames and the runtime: quotes for rows off the screen ask for no frame, but only once
+/// the frame that says what is on screen has been drawn.
+@Suite struct FrameGateTests {
+    let now = Date(timeIntervalSince1970: 1_763_900_000)
+
+    func update(_ symbol: String) -> MarketUpdate {
+        MarketUpdate(quotes: [QuoteKey(brandID: "alpha", symbol: symbol): CommonQuote(symbol: symbol, last: 1, timestamp: now)])
+    }
+
+    @Test func beforeAnyFrameAndWhileOneIsDrawnEveryQuoteAsksForAFrame() {
+        let gate = FrameGate()
+        #expect(gate.needsFrame(for: update("ZZZZ"), at: now))
+        gate.frameDrew(RowsOnScreen(symbols: ["AAPL"], flashEnds: nil))
+        #expect(!gate.needsFrame(for: update("ZZZZ"), at: now))
+        #expect(gate.needsFrame(for: update("AAPL"), at: now))
+        // The next frame has taken its view: what it will show is not known yet.
+        gate.frameBegins()
+        #expect(gate.needsFrame(for: update("ZZZZ"), at: now))
+        // A screen in front of the table: every quote may show.
+        gate.frameDrew(nil)
+        #expect(gate.needsFrame(for: update("ZZZZ"), at: now))
+    }
+}
