@@ -12,7 +12,7 @@ public final class FrameClock: Sendable {
     private let lastFrameDrawn: AtomicInstant
     /// In whole nanoseconds, as `Duration` has no atomic form.
     private let leadNanoseconds: Atomic<Int64>
-    private let resumed = Locked<(@Sendable () -> Void)?>(nil)
+    private let resumed = Locked<[@Sendable () -> Void]>([])
 
     /// `lead` is where the lead starts; the UI thread then sets it from what it measures
     /// (`ReadLeadEstimator`).
@@ -42,7 +42,7 @@ public final class FrameClock: Sendable {
         let previous = lastFrameDrawn.load()
         lastFrameDrawn.store(instant)
         if let previous, previous.duration(to: instant) > frameInterval * 3 / 2 {
-            resumed.withLock { $0 }?()
+            for body in resumed.withLock({ $0 }) { body() }
         }
     }
 
@@ -51,7 +51,7 @@ public final class FrameClock: Sendable {
     /// the frames after it fall, and a read booked for the slot of the frames before may now come after
     /// the slot of the next one, and miss it. `body` must only signal (the slot reader looks again).
     public func whenFramesResume(_ body: @escaping @Sendable () -> Void) {
-        resumed.withLock { $0 = body }
+        resumed.withLock { $0.append(body) }
     }
 
     public var lastFrame: ContinuousClock.Instant? { lastFrameDrawn.load() }

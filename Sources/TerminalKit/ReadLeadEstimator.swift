@@ -43,7 +43,7 @@ public struct ReadLeadEstimator: Sendable {
         self.minimum = minimum
         self.maximum = maximum
         self.margin = margin
-        self.horizon = horizon
+        self.horizon = max(.zero, horizon)
         self.window = max(1, window)
     }
 
@@ -72,6 +72,7 @@ public struct ReadLeadEstimator: Sendable {
     public var lead: Duration {
         guard let newest else { return initial }
         let sorted = samples.lazy.filter { $0.drawn.duration(to: newest) <= horizon }.map(\.lateness).sorted()
+        guard !sorted.isEmpty else { return initial }
         // Nearest rank: of 30 frames, the three latest are looked past.
         let percentile = sorted[max(0, (sorted.count * 9 + 9) / 10 - 1)]
         let lead = Duration.nanoseconds(percentile) + margin

@@ -27,3 +27,21 @@ import Testing
         #expect(gate.needsFrame(for: update("ZZZZ"), at: now))
     }
 }
+
+/// The interactive app's tick: just after each whole second.
+@Suite struct TickDelayTests {
+    /// Within a microsecond: the instants are doubles of about 1.8e9 seconds.
+    func delay(at fraction: Double) -> Duration {
+        InteractiveCommand.tickDelay(from: Date(timeIntervalSince1970: 1_763_900_000 + fraction))
+    }
+
+    func isNear(_ delay: Duration, _ expected: Duration) -> Bool {
+        delay > expected - .microseconds(1) && delay < expected + .microseconds(1)
+    }
+
+    @Test func theTickComesJustAfterTheNextWholeSecond() {
+        #expect(isNear(delay(at: 0.25), .milliseconds(755)))
+        #expect(isNear(delay(at: 0), .milliseconds(1_005)))
+        #expect(isNear(delay(at: 0.95), .milliseconds(55)))
+    }
+}

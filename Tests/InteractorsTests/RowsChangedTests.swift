@@ -60,6 +60,21 @@ import Testing
         #expect(Self.rows(after: .market(Self.update), in: &driver) == nil)
     }
 
+    @Test func theFilterPromptIsInFrontOfTheTable() {
+        var driver = Self.driver()
+        driver.press(.character("/"))
+        #expect(driver.state.front != .watchlist)
+        #expect(Self.rows(after: .market(Self.update), in: &driver) == nil)
+    }
+
+    /// One row per symbol: a quote still changes only its symbol's row.
+    @Test func thePerSymbolViewChangesOnlyTheSymbolsRow() {
+        var driver = Self.driver()
+        driver.press(.character("c"))
+        #expect(driver.state.rowMode == .perSymbol)
+        #expect(Self.rows(after: .market(Self.update), in: &driver) == Self.update)
+    }
+
     @Test func anAlertThatFiresChangesMoreThanItsRow() {
         var driver = Self.driver()
         driver.press(.character("j"), .character("j"))

@@ -147,6 +147,15 @@ enum InteractiveCommand {
         return status
     }
 
+    /// How long from `now` until the next tick: 5 ms past the next whole second, so that the frame it
+    /// draws reads the new second (a fixed second's sleep drifted, and the clock skipped a second now
+    /// and then).
+    static func tickDelay(from now: Date) -> Duration {
+        let seconds = now.timeIntervalSince1970
+        let delay = (seconds.rounded(.down) + 1 - seconds) + 0.005
+        return .nanoseconds(Int64((delay * 1_000_000_000).rounded()))
+    }
+
     /// Hands keys, routes and ticks to the runtime until the session stops, which decides the status.
     private static func serve(
         session: TerminalSession, runtime: AppRuntime, events: AsyncStream<AppEvent>,
@@ -167,9 +176,11 @@ enum InteractiveCommand {
                 return 0
             }
             group.addTask {
-                // Info messages fade: the state hears the time pass.
+                // Info messages fade: the state hears the time pass. Just after each whole second: the
+                // header's clock and the ages move on then, and while only rows off the screen stream,
+                // the tick is what draws them.
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(1))
+                    try? await Task.sleep(for: tickDelay(from: Date()))
                     input.yield(.tick)
                 }
                 return 0

@@ -97,6 +97,11 @@ public final class WebSocketSlotReader: Sendable {
         var due: [(loop: WebSocketIOLoop, slot: ContinuousClock.Instant)] = []
         while true {
             let earliest = schedule.withLock { schedule -> ContinuousClock.Instant? in
+                // Asked while this thread was awake, which no wake-up told it: the review comes first.
+                if schedule.review {
+                    schedule.sleep = .awake
+                    return .now
+                }
                 let earliest = schedule.slots.values.lazy.map(\.slot).min()
                 schedule.sleep = earliest.map(Sleep.until) ?? .withoutEnd
                 return earliest

@@ -39,13 +39,14 @@ import Testing
         }
     }
 
-    /// Holds `far` after each read until the frames resume (the test's `resume`, 30 ms after the first
-    /// read): from then on `near`, and the slot reader is told the slots may have moved.
+    /// Holds `far` after each read until the frames resume, 30 ms after the first read: from then on
+    /// `near`, and the slot reader is told the slots may have moved, every 10 ms until a read after
+    /// the first was made (the first telling may come before the reader holds the slot).
     private final class SlotMovesEarlier: WebSocketReadPacing {
         let far: Duration
         let near: Duration
         let reader: WebSocketSlotReader
-        private let state = Locked<(resumed: Bool, asked: Bool)>((false, false))
+        private let state = Locked<(resumed: Bool, firstRead: ContinuousClock.Instant?, readAgain: Bool)>((false, nil, false))
 
         init(far: Duration, near: Duration, reader: WebSocketSlotReader) {
             self.far = far
@@ -56,15 +57,19 @@ import Testing
         func readSlot(lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
             guard let lastRead else { return nil }
             let (resumed, first) = state.withLock { state -> (Bool, Bool) in
-                defer { state.asked = true }
-                return (state.resumed, !state.asked)
+                let first = state.firstRead == nil
+                if first { state.firstRead = lastRead } else if state.firstRead != lastRead { state.readAgain = true }
+                return (state.resumed, first)
             }
             if first {
                 let (state, reader) = (state, reader)
                 Thread {
                     Thread.sleep(forTimeInterval: 0.03)
                     state.withLock { $0.resumed = true }
-                    reader.slotsMayHaveMoved()
+                    for _ in 0..<100 where !state.withLock({ $0.readAgain }) {
+                        reader.slotsMayHaveMoved()
+                        Thread.sleep(forTimeInterval: 0.01)
+                    }
                 }.start()
             }
             let slot = lastRead + (resumed ? near : far)
