@@ -64,7 +64,7 @@ final class CursesEventLoop {
         self.signalReadEnd = signalReadEnd
         self.callbacks = callbacks
         if let frameClock = options.frameClock {
-            self.schedule = FrameSchedule(minimumInterval: frameClock.frameInterval, idleInterval: options.idleRedrawInterval)
+            self.schedule = FrameSchedule(minimumInterval: frameClock.frameInterval, idleInterval: options.idleRedrawInterval, alignsTimedRedraws: true)
         } else {
             self.schedule = FrameSchedule(maxFramesPerSecond: options.maxFramesPerSecond, idleInterval: options.idleRedrawInterval)
         }
@@ -191,7 +191,7 @@ final class CursesEventLoop {
             if let slot = frameClock?.currentSlot, let asked = requests.lastDisplayRequest { readLead.heard(at: asked, slot: slot) }
             schedule.setNeedsDisplay()
         }
-        if requests.timed { schedule.setNeedsTimedRedraw() }
+        if requests.timed { schedule.setNeedsTimedRedraw(at: clock.now) }
         if callbacks.takeBellRequest(), ownsTerminal { screen.ringBell() }
     }
 

@@ -15,22 +15,36 @@ struct FrameSchedule: Sendable {
     /// the next one only if it changed the terminal. Otherwise the once-a-second tick, composing a frame
     /// that wrote nothing, held the next price back for most of a frame interval.
     private(set) var needsTimedRedraw = false
+    /// With paced streams: a redraw for time alone is drawn on the frames' grid (`lastFrame` plus whole
+    /// intervals), not at once. The streams read a lead before each grid point (`FrameClock`); the tick's
+    /// frame drawn off the grid, while no row on screen changed, moved every next slot later by up to a
+    /// frame, and the prices read for the grid point waited a frame more (p99 51 ms at 10,000 events/s).
+    /// The clock's second then shows up to one frame later.
+    let alignsTimedRedraws: Bool
+    /// The grid point the booked redraw for time waits for (`alignsTimedRedraws`).
+    private var timedRedrawDue: Instant?
 
     init(maxFramesPerSecond: Int, idleInterval: Duration) {
         self.init(minimumInterval: .seconds(1) / max(1, maxFramesPerSecond), idleInterval: idleInterval)
     }
 
-    init(minimumInterval: Duration, idleInterval: Duration) {
+    init(minimumInterval: Duration, idleInterval: Duration, alignsTimedRedraws: Bool = false) {
         self.minimumInterval = minimumInterval
         self.idleInterval = idleInterval > .zero ? idleInterval : nil
+        self.alignsTimedRedraws = alignsTimedRedraws
     }
 
     mutating func setNeedsDisplay() {
         needsDisplay = true
     }
 
-    mutating func setNeedsTimedRedraw() {
+    /// `now`: when it was asked, for a redraw that waits for the grid (`alignsTimedRedraws`).
+    mutating func setNeedsTimedRedraw(at now: Instant? = nil) {
         needsTimedRedraw = true
+        guard alignsTimedRedraws, timedRedrawDue == nil, let now, let lastFrame, minimumInterval > .zero else { return }
+        // The first grid point not before `now`; one a hair before counts (the loop wakes just after it).
+        let intervals = max(1, Int((lastFrame.duration(to: now) / minimumInterval - 0.01).rounded(.up)))
+        timedRedrawDue = lastFrame + minimumInterval * intervals
     }
 
     /// A frame is booked for a change or for time passing: whatever else is asked before it is drawn
@@ -39,14 +53,20 @@ struct FrameSchedule: Sendable {
 
     /// True while a booked frame waits for the cap: what is asked meanwhile changes nothing until that
     /// frame, so the UI thread reads it then instead of waking for each request.
+    /// A redraw for time that waits for the grid does not: a change asked meanwhile may be due sooner.
     func mayIgnoreRequests(at now: Instant) -> Bool {
-        hasBookedRedraw && lastComposed != nil && !isDue(at: now)
+        if !needsDisplay, timedRedrawDue != nil { return false }
+        return hasBookedRedraw && lastComposed != nil && !isDue(at: now)
     }
 
     /// When the next frame is due; nil when only an event can make one due.
     var nextFrame: Instant? {
         guard let lastComposed else { return nil }
-        if hasBookedRedraw { return lastFrame.map { $0 + minimumInterval } ?? lastComposed }
+        if hasBookedRedraw {
+            let capped = lastFrame.map { $0 + minimumInterval } ?? lastComposed
+            if !needsDisplay, let timedRedrawDue { return max(capped, timedRedrawDue) }
+            return capped
+        }
         return idleInterval.map { lastComposed + $0 }
     }
 
@@ -75,6 +95,7 @@ struct FrameSchedule: Sendable {
         lastComposed = now
         needsDisplay = false
         needsTimedRedraw = false
+        timedRedrawDue = nil
     }
 
     /// The poll(2) timeout in whole milliseconds, rounded down; -1 waits for events only. Rounding up

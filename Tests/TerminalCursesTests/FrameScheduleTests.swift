@@ -45,6 +45,28 @@ import Testing
         #expect(!schedule.isDue(at: start + .milliseconds(40)))
     }
 
+    /// With paced streams, the tick's frame waits for the frames' grid, where the streams' reads come;
+    /// a change asked meanwhile is still drawn at once, and is heard.
+    @Test func aTimedRedrawWithPacedStreamsWaitsForTheGridButAChangeDoesNot() {
+        var schedule = FrameSchedule(minimumInterval: .milliseconds(30), idleInterval: .milliseconds(500), alignsTimedRedraws: true)
+        schedule.didDraw(at: start)
+        schedule.setNeedsTimedRedraw(at: start + .milliseconds(100))
+        #expect(!schedule.isDue(at: start + .milliseconds(100)))
+        #expect(schedule.nextFrame == start + .milliseconds(120))
+        #expect(!schedule.mayIgnoreRequests(at: start + .milliseconds(100)), "a change may be due sooner")
+        schedule.setNeedsDisplay()
+        #expect(schedule.isDue(at: start + .milliseconds(101)))
+        schedule.didDraw(at: start + .milliseconds(101))
+        // The next tick, a hair after a grid point: that point.
+        schedule.setNeedsTimedRedraw(at: start + .milliseconds(161) + .microseconds(100))
+        #expect(schedule.nextFrame == start + .milliseconds(161))
+        // Without paced streams, at once (after the cap), as before.
+        var plain = FrameSchedule(minimumInterval: .milliseconds(30), idleInterval: .milliseconds(500))
+        plain.didDraw(at: start)
+        plain.setNeedsTimedRedraw(at: start + .milliseconds(100))
+        #expect(plain.isDue(at: start + .milliseconds(100)))
+    }
+
     @Test func aChangeThatWritesNothingStillCountsForTheCap() {
         var schedule = FrameSchedule(maxFramesPerSecond: 30, idleInterval: .milliseconds(500))
         schedule.didDraw(at: start)
