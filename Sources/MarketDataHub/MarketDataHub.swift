@@ -273,13 +273,13 @@ public actor MarketDataHub: MarketFeed {
     private func publish(_ quote: CommonQuote, at key: QuoteKey) {
         guard let delivery = deliveries[key] else { return }
         delivery.slot.store(quote)
-        for mailbox in delivery.followers { mailbox.signal() }
+        for mailbox in delivery.followers { mailbox.signal(changed: delivery.slot) }
     }
 
     private func publish(_ failure: BrokerError, at key: QuoteKey) {
         guard let delivery = deliveries[key] else { return }
         delivery.slot.store(failure)
-        for mailbox in delivery.followers { mailbox.signal() }
+        for mailbox in delivery.followers { mailbox.signal(changed: delivery.slot) }
     }
 
     private func publishBrokerState(_ broker: String, _ state: BrokerConnectionState) {
