@@ -5,7 +5,7 @@ import Locking
 /// the replays owed to members that joined symbols the group already followed.
 ///
 /// The hub sees the group as one subscriber following the union of its members' symbols, so a quote
-/// costs one slot write and one `signal()` whatever the number of members, and the group's consumer
+/// costs one slot write and one `signal(changed:)` whatever the number of members, and the group's consumer
 /// one wake-up per batch. On that wake-up the group calls every member that follows a changed key, in
 /// place, on the consumer's task: a delivery to a member is a closure call, not a task switch.
 final class GroupMailbox: Sendable {
@@ -34,7 +34,7 @@ final class GroupMailbox: Sendable {
     /// `update` goes to `member` alone, on the group's next wake-up.
     func owe(_ update: MarketUpdate, to member: MarketFeedGroupMember) {
         replays.withLock { $0.append((member, update)) }
-        mailbox.signal()
+        mailbox.signalOutsideSlots()
     }
 
     /// The group has ended: no member is called again. Breaks the roster's references to the members,

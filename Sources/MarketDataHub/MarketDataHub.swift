@@ -265,7 +265,7 @@ public actor MarketDataHub: MarketFeed {
             case .publishSkippedFrames(let broker, let count):
                 guard let index = brokerIndex[broker] else { break }
                 board.setSkippedFrames(count, at: index)
-                for mailbox in mailboxes.values { mailbox.signal() }
+                for mailbox in mailboxes.values { mailbox.signalOutsideSlots() }
             }
         }
     }
@@ -285,7 +285,7 @@ public actor MarketDataHub: MarketFeed {
     private func publishBrokerState(_ broker: String, _ state: BrokerConnectionState) {
         guard let index = brokerIndex[broker] else { return }
         board.set(state, at: index)
-        for mailbox in mailboxes.values { mailbox.signal() }
+        for mailbox in mailboxes.values { mailbox.signalOutsideSlots() }
     }
 
     private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {

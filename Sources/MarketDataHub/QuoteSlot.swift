@@ -50,7 +50,7 @@ final class QuoteSlot: Sendable {
         }
     }
 
-    /// Sequentially consistent: see `SubscriberMailbox.signal()`, which reads `pending` after this.
+    /// Sequentially consistent: see `SubscriberMailbox.signalOutsideSlots()`, which reads `pending` after this.
     private func publish(_ version: UInt64) {
         published.store(version, ordering: .sequentiallyConsistent)
     }

@@ -72,6 +72,31 @@ private func merged(
         await hub.shutdown()
     }
 
+    /// A subscriber of more keys than `SubscriberMailbox.changeLogThreshold` (its batches visit the logged
+    /// slots only) ends on every key's newest quote, through a slow read and more symbols added.
+    @Test func aSubscriberOfManyKeysEndsOnEveryKeysNewestQuote() async throws {
+        let hub = makeHub([alpha])
+        let first = (0..<SubscriberMailbox.changeLogThreshold + 10).map { "S\($0)" }
+        let subscription = await hub.subscribe(symbols: Set(first))
+        let session = try await alpha.nextSession()
+        _ = try await session.nextCall()
+        for round in 1...3 {
+            for symbol in first { session.send(.quote(quote(symbol, round))) }
+        }
+        let seen = try await merged(subscription) { view in first.allSatisfy { view.quotes[QuoteKey(brandID: "alpha", symbol: $0)]?.last == 3 } }
+        #expect(seen.quotes.count == first.count)
+
+        let added = (0..<20).map { "T\($0)" }
+        await subscription.setSymbols(Set(first + added))
+        _ = try await session.nextCall()
+        for symbol in added + first.suffix(5) { session.send(.quote(quote(symbol, 4))) }
+        let after = try await merged(subscription) { view in
+            (added + first.suffix(5)).allSatisfy { view.quotes[QuoteKey(brandID: "alpha", symbol: $0)]?.last == 4 }
+        }
+        #expect(after.quotes.count == 25, "only the keys quoted since")
+        await hub.shutdown()
+    }
+
     /// Undecodable frames are counted per broker and reach subscribers; the session is neither closed
     /// nor replaced.
     @Test func skippedFramesReachSubscribersAsAPerBrokerCount() async throws {

@@ -28,7 +28,7 @@ import Testing
         _ = mailbox.takeBatch()
         for last in 1...50 {
             slot.store(quote(ExactDecimal(last)))
-            mailbox.signal()
+            mailbox.signal(changed: slot)
         }
         let batch = try await withTimeout("the batch") { await mailbox.nextBatch() }
         #expect(batch.quotes == [key: quote(50)])
@@ -42,7 +42,7 @@ import Testing
         _ = mailbox.takeBatch()
         let consumer = Task { await mailbox.nextBatch() }
         slot.store(quote(7))
-        mailbox.signal()
+        mailbox.signal(changed: slot)
         let batch = try await withTimeout("the woken consumer's batch") { await consumer.value }
         #expect(batch.quotes[key] == quote(7))
     }
@@ -53,7 +53,7 @@ import Testing
         mailbox.follow([slot], replay: MarketUpdate())
         _ = mailbox.takeBatch()
         slot.store(quote(3))
-        mailbox.signal()
+        mailbox.signal(changed: slot)
         mailbox.finish()
         #expect(await mailbox.nextBatch()?.quotes[key] == quote(3))
         #expect(await mailbox.nextBatch() == nil)
