@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// The hub never copies a quote into a mailbox: it stores the quote once in the key's `QuoteSlot`
 /// and calls `signal(changed:)` on each follower, which costs one atomic load while the follower still
-/// has an unconsumed wake-up (and an append to its `SlotChangeLog`, for a follower of many keys). The follower drains everything that changed since its last batch in one
-/// go, so a slow reader skips intermediate prices, always lands on the newest, and holds memory
-/// bounded by its keys.
+/// has an unconsumed wake-up (and an append to its `SlotChangeLog`, for a follower of many keys). The
+/// follower drains everything that changed since its last batch in one go, so a slow reader skips
+/// intermediate prices, always lands on the newest, and holds memory bounded by its keys.
 ///
 /// The wake-up is the consumer task's own continuation, parked here while nothing is owed: one
 /// resume per batch, with none of an `AsyncStream`'s buffer, lock and generic metadata lookups per
@@ -222,16 +222,18 @@ final class SubscriberMailbox: Sendable {
         let batch = contents.withLock { contents in
             var update = contents.replay
             contents.replay = MarketUpdate()
-            let visitedLog = log?.take { slots in
-                // Repeats included: at most a few more buckets than the changed keys need.
-                if slots.count > 1 { update.quotes.reserveCapacity(update.quotes.count + slots.count) }
-                for slot in slots {
-                    // Unfollowed since it was logged: not in `positions` any more.
-                    guard let index = log?.positions[ObjectIdentifier(slot)] else { continue }
-                    contents.followed[index].slot.collect(since: &contents.followed[index].seen, into: &update)
+            let visitedLog = log.map { log in
+                log.take { slots in
+                    // Repeats included: at most a few more buckets than the changed keys need.
+                    if slots.count > 1 { update.quotes.reserveCapacity(update.quotes.count + slots.count) }
+                    for slot in slots {
+                        // Unfollowed since it was logged: not in `positions` any more.
+                        guard let index = log.positions[ObjectIdentifier(slot)] else { continue }
+                        contents.followed[index].slot.collect(since: &contents.followed[index].seen, into: &update)
+                    }
                 }
-            }
-            if visitedLog != true {
+            } ?? false
+            if !visitedLog {
                 // Room for every changed slot at once: grown from empty, a batch of a few hundred quotes
                 // (a frame's worth at 10,000 a second) resized the table eight times, hashing every key again.
                 let changed = contents.followed.count { $0.slot.hasChanged(since: $0.seen) }
