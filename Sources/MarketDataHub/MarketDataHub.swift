@@ -160,7 +160,7 @@ public actor MarketDataHub: MarketFeed {
         let end: BrokerError?
         do {
             while let batch = try await events.nextBatch() {
-                for event in batch { machine.upstreamReceived(event, from: id, into: &actionBuffer) }
+                machine.upstreamReceived(batch, from: id, into: &actionBuffer)
                 run(actionBuffer)
                 actionBuffer.removeAll(keepingCapacity: true)
             }

@@ -130,22 +130,29 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
         }
 
         /// Runs one step of the machine and carries out its actions; false once the session has ended.
+        ///
+        /// The events a step emits go to the hub together, under one lock of `events`, where yielding
+        /// each took that lock once per quote (a read's step emits every quote of a frame interval).
+        /// A failure still comes after the events before it.
         @discardableResult
         func apply(_ step: (inout Machine) -> [StreamSessionAction]) -> Bool {
             state.withLock { state in
                 guard !state.ended else { return false }
+                var emitted: [QuoteEvent] = []
                 for action in step(&state.machine) {
                     switch action {
                     case .send(let text):
                         outbox.yield(.text(text))
                     case .emit(let event):
-                        events.yield(event)
+                        emitted.append(event)
                     case .fail(let error):
                         state.ended = true
+                        events.yield(contentsOf: emitted)
                         events.finish(throwing: error)
                         return false
                     }
                 }
+                if !emitted.isEmpty { events.yield(contentsOf: emitted) }
                 return true
             }
         }
