@@ -185,7 +185,10 @@ struct WatchlistTable {
     private struct FormattedRows {
         static let valueColumns: [ColumnLayout.Column] = [.last, .change, .changePercent, .bid, .ask, .volume, .age, .spread, .previousClose, .disagreement]
         /// Per row: the symbol, the broker's name, then one field per value column.
-        static let fieldsPerRow = 2 + valueColumns.count
+        static let fieldsPerRow = firstValueField + valueColumns.count
+        /// The field of `valueColumns[0]`; the others follow in order (`field(of:)`). Computed: a
+        /// `static let` costs a `swift_once` call per read.
+        static var firstValueField: Int { 2 }
 
         static func field(of column: ColumnLayout.Column) -> Int? {
             switch column {
@@ -232,6 +235,8 @@ struct WatchlistTable {
         private var slotBrands: [Int] = []
 
         init(capacity: Int) {
+            assert(Self.valueColumns.indices.allSatisfy { Self.field(of: Self.valueColumns[$0]) == Self.firstValueField + $0 },
+                "field(of:) must number the value columns in valueColumns' order: withNumbers reads them so")
             scalars.reserveCapacity(capacity * 48)
             bounds.reserveCapacity(capacity * 2)
             numbers.reserveCapacity(capacity * Self.valueColumns.count)
@@ -351,7 +356,13 @@ struct WatchlistTable {
 
         /// The value of `row` in a value column.
         func number(_ column: ColumnLayout.Column, _ row: Int) -> FormattedNumber? {
-            Self.field(of: column).flatMap { $0 >= 2 ? numbers[row * Self.valueColumns.count + $0 - 2] : nil }
+            Self.field(of: column).flatMap { $0 >= Self.firstValueField ? numbers[row * Self.valueColumns.count + $0 - Self.firstValueField] : nil }
+        }
+
+        /// Every row's values, `valueColumns.count` per row in `valueColumns` order (the value of
+        /// `valueColumns[i]` in field `firstValueField + i`); nil where the quote lacks one.
+        func withNumbers<Result>(_ body: (UnsafeBufferPointer<FormattedNumber?>) -> Result) -> Result {
+            numbers.withUnsafeBufferPointer(body)
         }
 
         func glyph(_ row: Int) -> UInt32 { glyphs[row] }
@@ -450,11 +461,21 @@ struct WatchlistTable {
         var symbolWidth = max(demand[.symbol]!, widths.symbol)
         demand[.broker] = max(demand[.broker]!, widths.brokerName + 2)
         var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
-        for row in 0..<texts.count {
-            symbolWidth = max(symbolWidth, texts.symbol(row).count)
-            for column in FormattedRows.valueColumns {
-                guard let value = texts.number(column, row), let field = FormattedRows.field(of: column) else { continue }
-                valueWidths[field] = max(valueWidths[field] ?? demand[column] ?? column.heading.count, value.width)
+        // A value column's width starts from its heading's. The rows' numbers are read in place, in
+        // `valueColumns` order: asking for each (row, column) by name mapped the column to its field
+        // twice, and was a tenth of a 1,000-row frame.
+        let valueColumns = FormattedRows.valueColumns
+        let headingWidths = valueColumns.map { demand[$0] ?? $0.heading.count }
+        let firstValueField = FormattedRows.firstValueField
+        texts.withNumbers { numbers in
+            for row in 0..<texts.count {
+                symbolWidth = max(symbolWidth, texts.symbol(row).count)
+                let base = row * valueColumns.count
+                for index in 0..<valueColumns.count {
+                    guard let value = numbers[base + index] else { continue }
+                    let field = firstValueField + index
+                    valueWidths[field] = max(valueWidths[field] ?? headingWidths[index], value.width)
+                }
             }
         }
         demand[.symbol] = symbolWidth
