@@ -463,7 +463,7 @@ struct WatchlistTable {
         var valueWidths = [Int?](repeating: nil, count: FormattedRows.fieldsPerRow)
         // A value column's width starts from its heading's. The rows' numbers are read in place, in
         // `valueColumns` order: asking for each (row, column) by name mapped the column to its field
-        // twice, and was a tenth of a 1,000-row frame.
+        // twice, 160k of a 1,000-row frame's 5.2M instructions under callgrind.
         let valueColumns = FormattedRows.valueColumns
         let headingWidths = valueColumns.map { demand[$0] ?? $0.heading.count }
         let firstValueField = FormattedRows.firstValueField
