@@ -203,8 +203,11 @@ private func merged(
         #expect(try await second.nextCall() == .subscribe(["AAPL", "MSFT"]))
         #expect(alpha.openCount == 2)
         second.send(.quote(quote("MSFT", 410)))
-        let live = try await merged(subscription) { $0.brokerStates["alpha"] == .live }
-        #expect(live.quotes[QuoteKey(brandID: "alpha", symbol: "MSFT")]?.last == 410)
+        // The quote makes the broker live, but the state and the quote are published one after the other
+        // and a batch may be drained between them (seen under TSan): wait for both.
+        let msft = QuoteKey(brandID: "alpha", symbol: "MSFT")
+        let live = try await merged(subscription) { $0.brokerStates["alpha"] == .live && $0.quotes[msft] != nil }
+        #expect(live.quotes[msft]?.last == 410)
         await hub.shutdown()
         #expect(second.recordedCalls.last == .close)
     }
