@@ -32,8 +32,11 @@ final class SubscriberMailbox: Sendable {
     /// a table of positions (about 40 B a key), a visit a version load per key: at 64 keys, 10
     /// subscribers of 100 symbols each took 30 % fewer quotes a second at full speed (100x10 max ingest,
     /// 1.04M → 0.77M, A/B) and their memory per symbol doubled (49 → 92 B), while the app's one
-    /// subscription to 2,000 rows spent a twelfth of its CPU visiting them.
-    static let changeLogThreshold = 256
+    /// subscription to 2,000 rows spent a twelfth of its CPU visiting them. At 128 a subscriber of 100
+    /// keys still visits, and the app's subscription to 50 symbols on four brokers (200 keys, in batches
+    /// of one to thirty quotes) logs: visiting, its batches took 19k instructions each, a fifth of the
+    /// market-data thread at 100 events/s (callgrind; 3.4k with the log).
+    static let changeLogThreshold = 128
 
     private struct Followed {
         let slot: QuoteSlot
