@@ -79,6 +79,26 @@ import Testing
         }
     }
 
+    /// Holds for `gap` after the first read only, then reads on arrival: a stream that went quiet after
+    /// one held read (as the app's pacing answers nil once the slot after the last read has passed).
+    private final class HoldsAfterTheFirstReadOnly: WebSocketReadPacing {
+        let gap: Duration
+        private let firstRead = Locked<ContinuousClock.Instant?>(nil)
+
+        init(gap: Duration) {
+            self.gap = gap
+        }
+
+        func readSlot(lastRead: ContinuousClock.Instant?, lastSlot: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+            guard let lastRead else { return nil }
+            let first = firstRead.withLock { first in
+                if first == nil { first = lastRead }
+                return first
+            }
+            return lastRead == first ? lastRead + gap : nil
+        }
+    }
+
     /// Serves one scripted chunk per read, with "nothing more yet" between chunks (as a socket between
     /// a server's writes), and notes when each chunk was read.
     private final class ChunkedTransport: WebSocketTransport, Sendable {
@@ -220,6 +240,16 @@ import Testing
         for (earlier, later) in zip(readTimes, readTimes.dropFirst()) {
             #expect(earlier.duration(to: later) >= .milliseconds(50), "read at the slot foreseen, not the one it moved to")
         }
+    }
+
+    /// The slot reader's read leaves no further slot (the stream went quiet): it hands the connection
+    /// back, and the next read is the connection's own, on arrival.
+    @Test func aReadThatLeavesNoFurtherSlotHandsTheConnectionBack() async throws {
+        let reader = try WebSocketSlotReader(name: "cb test quiet")
+        let (texts, _, readThreads) = try await serve(
+            ["one", "two", "three"].map(Self.frame), pacing: HoldsAfterTheFirstReadOnly(gap: .milliseconds(20)), reader: reader)
+        #expect(texts == ["one", "two", "three"])
+        #expect(readThreads == ["cb test ws", "cb test quiet", "cb test ws"])
     }
 
     static let farSlot: Duration = .seconds(30)
