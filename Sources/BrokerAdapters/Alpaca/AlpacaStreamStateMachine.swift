@@ -42,12 +42,11 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
         self.feed = feed
     }
 
-    static func decode(_ text: String) throws -> [AlpacaStreamEvent] {
-        try AlpacaStreamDecoder.decode(text)
+    static func decode(_ text: String, into events: inout [AlpacaStreamEvent]) throws {
+        try AlpacaStreamDecoder.decode(text, into: &events)
     }
 
-    mutating func receive(_ events: [AlpacaStreamEvent]) -> [StreamSessionAction] {
-        var actions: [StreamSessionAction] = []
+    mutating func receive(_ events: ArraySlice<AlpacaStreamEvent>, into actions: inout [StreamSessionAction]) {
         for event in events {
             switch event {
             case .success(let message):
@@ -61,7 +60,10 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
                     if !subscribed.isEmpty { actions.append(sendSubscribe(subscribed)) }
                 }
             case .error(let code, let message):
-                guard code == 405 else { return actions + [.fail(error(code: code, message: message))] }
+                guard code == 405 else {
+                    actions.append(.fail(error(code: code, message: message)))
+                    return
+                }
                 actions += refuseOldestRequest()
             case .subscription:
                 if !pending.isEmpty { pending.removeFirst() }
@@ -71,7 +73,6 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
                 if phase == .live, let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp) { actions.append(.emit(.quote(quote))) }
             }
         }
-        return actions
     }
 
     mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {

@@ -11,21 +11,42 @@ import Foundation
 /// strings. Only bytes that are not JSON throw.
 public enum FinnhubStreamDecoder {
     public static func decode(_ text: String) throws -> [FinnhubStreamEvent] {
+        var events: [FinnhubStreamEvent] = []
+        try decode(text, into: &events)
+        return events
+    }
+
+    /// Appends the frame's events to `events`, which a session reuses from frame to frame (an array per
+    /// frame was an allocation and a free per message). On a throw the events appended before it stay.
+    public static func decode(_ text: String, into events: inout [FinnhubStreamEvent]) throws {
         var text = text
-        return try text.withUTF8 { bytes throws(StreamJSONScanner.Failure) in try decode(utf8: bytes) }
+        try text.withUTF8 { bytes in try decode(utf8: bytes, into: &events) }
     }
 
     static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StreamJSONScanner.Failure) -> [FinnhubStreamEvent] {
+        var events: [FinnhubStreamEvent] = []
+        try decode(utf8: bytes, into: &events)
+        return events
+    }
+
+    /// The trades of `data` are appended as they are read, and taken back if `type`, which may come
+    /// after them, says the frame is not a trade frame.
+    static func decode(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, into events: inout [FinnhubStreamEvent]
+    ) throws(StreamJSONScanner.Failure) {
         var scanner = StreamJSONScanner(bytes)
         let names = Self.names
+        let start = events.count
         var type: Name?
-        var trades: [FinnhubStreamEvent] = []
         var message: String?
         if scanner.peek() == UInt8(ascii: "{") {
             try scanner.object { (scanner: inout StreamJSONScanner, key: Name) throws(StreamJSONScanner.Failure) in
                 switch key {
                 case names.type: type = try scanner.name()
-                case names.data: trades = try Self.trades(&scanner, names)
+                case names.data:
+                    // A repeated `data` replaces the trades of the one before, as a decoded object would.
+                    events.removeSubrange(start...)
+                    try Self.trades(&scanner, names, into: &events)
                 case names.message: message = try scanner.string()
                 default: try scanner.skipValue()
                 }
@@ -34,11 +55,12 @@ public enum FinnhubStreamDecoder {
             try scanner.skipWholeValue()
         }
         guard scanner.isAtEnd else { throw StreamJSONScanner.Failure(offset: scanner.index, reason: "text after the frame's value") }
+        if type == names.tradeType { return }
+        events.removeSubrange(start...)
         switch type {
-        case names.tradeType: return trades
-        case names.pingType: return [.ping]
-        case names.errorType: return [.error(message: message ?? "")]
-        default: return []
+        case names.pingType: events.append(.ping)
+        case names.errorType: events.append(.error(message: message ?? ""))
+        default: break
         }
     }
 
@@ -60,17 +82,17 @@ public enum FinnhubStreamDecoder {
 
     private static let names = Names()
 
-    /// The `data` array's usable trades; a `data` that is not an array is skipped.
-    private static func trades(_ scanner: inout StreamJSONScanner, _ names: Names) throws(StreamJSONScanner.Failure) -> [FinnhubStreamEvent] {
+    /// Appends the `data` array's usable trades to `trades`; a `data` that is not an array is skipped.
+    private static func trades(
+        _ scanner: inout StreamJSONScanner, _ names: Names, into trades: inout [FinnhubStreamEvent]
+    ) throws(StreamJSONScanner.Failure) {
         guard scanner.peek() == UInt8(ascii: "[") else {
             try scanner.skipValue()
-            return []
+            return
         }
-        var trades: [FinnhubStreamEvent] = []
         try scanner.array { (scanner: inout StreamJSONScanner) throws(StreamJSONScanner.Failure) in
             if let trade = try Self.trade(&scanner, names) { trades.append(trade) }
         }
-        return trades
     }
 
     private static func trade(_ scanner: inout StreamJSONScanner, _ names: Names) throws(StreamJSONScanner.Failure) -> FinnhubStreamEvent? {

@@ -29,12 +29,12 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
         self.secrets = secrets.filter { !$0.isEmpty }
     }
 
-    static func decode(_ text: String) throws -> [FinnhubStreamEvent] {
-        try FinnhubStreamDecoder.decode(text)
+    static func decode(_ text: String, into events: inout [FinnhubStreamEvent]) throws {
+        try FinnhubStreamDecoder.decode(text, into: &events)
     }
 
-    mutating func receive(_ events: [FinnhubStreamEvent]) -> [StreamSessionAction] {
-        var actions = announceLive()
+    mutating func receive(_ events: ArraySlice<FinnhubStreamEvent>, into actions: inout [StreamSessionAction]) {
+        actions += announceLive()
         var quotes: [CommonQuote] = []
         var quoteIndex: [String: Int] = [:]
         for event in events {
@@ -54,10 +54,10 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
             case .error(let message):
                 let outcome = errorActions(message)
                 actions += outcome.actions
-                if outcome.ended { return actions }
+                if outcome.ended { return }
             }
         }
-        return actions + quotes.map { .emit(.quote($0)) }
+        for quote in quotes { actions.append(.emit(.quote(quote))) }
     }
 
     mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {

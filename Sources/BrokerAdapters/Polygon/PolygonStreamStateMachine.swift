@@ -28,12 +28,11 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
         self.credentialHint = credentialHint
     }
 
-    static func decode(_ text: String) throws -> [PolygonStreamEvent] {
-        try PolygonStreamDecoder.decode(text)
+    static func decode(_ text: String, into events: inout [PolygonStreamEvent]) throws {
+        try PolygonStreamDecoder.decode(text, into: &events)
     }
 
-    mutating func receive(_ events: [PolygonStreamEvent]) -> [StreamSessionAction] {
-        var actions: [StreamSessionAction] = []
+    mutating func receive(_ events: ArraySlice<PolygonStreamEvent>, into actions: inout [StreamSessionAction]) {
         for event in events {
             switch event {
             case .status(let status, let message):
@@ -48,15 +47,18 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
                     actions.append(.emit(.live))
                     if !subscribed.isEmpty { actions.append(.send(Self.message("subscribe", subscribed))) }
                 case "auth_failed":
-                    return actions + [.fail(.unauthorized(hint: credentialHint))]
+                    actions.append(.fail(.unauthorized(hint: credentialHint)))
+                    return
                 case "max_connections":
-                    return actions + [.fail(.limitExceeded(Self.connectionLimit))]
+                    actions.append(.fail(.limitExceeded(Self.connectionLimit)))
+                    return
                 case "auth_timeout", "error":
                     // Retryable: a timeout is ours to fix by reconnecting, and `error` has been seen for
                     // transient faults as well as plans without WebSocket access (reference §2.2).
                     // The key travels inside a message, so no layer below knows to redact it from server text.
                     let said = Redaction.text(message, secretValues: [apiKey]).prefix(120)
-                    return actions + [.fail(.network("polygon stream: \(status): \(said)"))]
+                    actions.append(.fail(.network("polygon stream: \(status): \(said)")))
+                    return
                 default:
                     // `success` acknowledges one subscribe or unsubscribe param; nothing to do.
                     continue
@@ -67,7 +69,6 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
                 if phase == .live, let quote = book.quote(symbol, bid: bid, ask: ask, at: timestamp) { actions.append(.emit(.quote(quote))) }
             }
         }
-        return actions
     }
 
     mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {

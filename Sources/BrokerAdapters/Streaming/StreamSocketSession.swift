@@ -61,19 +61,28 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
             }
         }
         reader = Task.preferred {
+            // Kept from read to read, so a read's frames cost no allocation once the buffers have grown.
+            var decoded: [Machine.Event] = []
+            var frames: [DecodedFrame] = []
             do {
                 // Everything the I/O thread read since the last wake-up, at once: a paced read hands over
                 // a frame interval's messages together, and they go through the machine under one lock.
                 while let messages = try await connection.messages.nextBatch() {
-                    // Both brokers send JSON text; binary would be MessagePack, which we never ask for.
-                    // A frame that does not decode is skipped (see `receive(frame:)`); the connection's
-                    // own faults, which `messages` throws, are what end the session. Decoded outside the lock.
-                    let frames = messages.compactMap { message -> Result<[Machine.Event], any Error>? in
-                        guard case .text(let text) = message else { return nil }
-                        return Result { try Machine.decode(text) }
-                    }
+                    Self.decode(messages, into: &decoded, frames: &frames)
                     guard !frames.isEmpty else { continue }
-                    guard core.apply({ machine in frames.flatMap { machine.receive(frame: $0) } }) else { return }
+                    let isOpen = core.apply { machine, actions in
+                        var start = decoded.startIndex
+                        for frame in frames {
+                            switch frame {
+                            case .events(let end):
+                                machine.receive(decoded[start..<end], into: &actions)
+                                start = end
+                            case .skipped(let action):
+                                actions.append(action)
+                            }
+                        }
+                    }
+                    guard isOpen else { return }
                 }
                 core.end(.network("\(name) stream: connection closed by the server"))
             } catch {
@@ -109,11 +118,40 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
         case close
     }
 
+    /// One text frame of a read: its events end at `end` in the read's buffer of decoded events, or it
+    /// did not decode and is reported as skipped.
+    private enum DecodedFrame {
+        case events(end: Int)
+        case skipped(StreamSessionAction)
+    }
+
+    /// Decodes a read's messages, outside the session's lock, into `decoded` and `frames` (emptied first).
+    /// Both brokers send JSON text; binary would be MessagePack, which we never ask for. A frame that
+    /// does not decode is skipped (see `receive(frame:)`); the connection's own faults, which `messages`
+    /// throws, are what end the session.
+    private static func decode(_ messages: [WebSocketMessage], into decoded: inout [Machine.Event], frames: inout [DecodedFrame]) {
+        decoded.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        for message in messages {
+            guard case .text(let text) = message else { continue }
+            let start = decoded.count
+            do {
+                try Machine.decode(text, into: &decoded)
+                frames.append(.events(end: decoded.count))
+            } catch {
+                decoded.removeSubrange(start...)
+                frames.append(.skipped(Machine.skipped(error)))
+            }
+        }
+    }
+
     /// The machine and both streams' continuations, shared by the session and its tasks.
     private final class Core: Sendable {
         private struct State: Sendable {
             var machine: Machine
             var ended = false
+            /// What the step being applied asks for; empty between steps, its capacity kept.
+            var actions: [StreamSessionAction] = []
         }
 
         private let state: Locked<State>
@@ -133,28 +171,51 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
         ///
         /// The events a step emits go to the hub together, under one lock of `events`, where yielding
         /// each took that lock once per quote (a read's step emits every quote of a frame interval).
-        /// A failure still comes after the events before it.
+        /// A failure still comes after the events before it; what comes after a failure is dropped.
         @discardableResult
-        func apply(_ step: (inout Machine) -> [StreamSessionAction]) -> Bool {
+        func apply(_ step: (inout Machine, inout [StreamSessionAction]) -> Void) -> Bool {
             state.withLock { state in
                 guard !state.ended else { return false }
-                var emitted: [QuoteEvent] = []
-                for action in step(&state.machine) {
-                    switch action {
-                    case .send(let text):
-                        outbox.yield(.text(text))
-                    case .emit(let event):
-                        emitted.append(event)
-                    case .fail(let error):
-                        state.ended = true
-                        events.yield(contentsOf: emitted)
-                        events.finish(throwing: error)
-                        return false
-                    }
-                }
-                if !emitted.isEmpty { events.yield(contentsOf: emitted) }
-                return true
+                step(&state.machine, &state.actions)
+                let failure = carryOut(state.actions)
+                // Emptied only now that nothing else holds the buffer, so it keeps its capacity.
+                state.actions.removeAll(keepingCapacity: true)
+                guard let failure else { return true }
+                state.ended = true
+                events.finish(throwing: failure)
+                return false
             }
+        }
+
+        /// Queues the sends and yields the events of `actions` up to the first failure, which it returns.
+        private func carryOut(_ actions: [StreamSessionAction]) -> BrokerError? {
+            var failure: BrokerError?
+            var carried = actions.endIndex
+            for index in actions.indices {
+                switch actions[index] {
+                case .send(let text):
+                    outbox.yield(.text(text))
+                case .emit:
+                    continue
+                case .fail(let error):
+                    failure = error
+                }
+                if failure != nil {
+                    carried = index
+                    break
+                }
+            }
+            let emitted = actions[..<carried].lazy.compactMap { action -> QuoteEvent? in
+                if case .emit(let event) = action { event } else { nil }
+            }
+            if !emitted.isEmpty { events.yield(contentsOf: emitted) }
+            return failure
+        }
+
+        /// One step that returns its actions (the hub's subscribe and unsubscribe).
+        @discardableResult
+        func apply(_ step: (inout Machine) -> [StreamSessionAction]) -> Bool {
+            apply { machine, actions in actions += step(&machine) }
         }
 
         /// Ends the session with `error` (nil: a clean finish) unless it has already ended.

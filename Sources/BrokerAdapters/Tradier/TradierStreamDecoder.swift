@@ -11,13 +11,28 @@ import Foundation
 /// price, and values that are valid JSON but not objects. Only bytes that are not JSON throw.
 public enum TradierStreamDecoder {
     public static func decode(_ text: String) throws -> [TradierStreamEvent] {
+        var events: [TradierStreamEvent] = []
+        try decode(text, into: &events)
+        return events
+    }
+
+    /// Appends the frame's events to `events`, which a session reuses from frame to frame (an array per
+    /// frame was an allocation and a free per message). On a throw the events appended before it stay.
+    public static func decode(_ text: String, into events: inout [TradierStreamEvent]) throws {
         var text = text
-        return try text.withUTF8 { bytes throws(StreamJSONScanner.Failure) in try decode(utf8: bytes) }
+        try text.withUTF8 { bytes in try decode(utf8: bytes, into: &events) }
     }
 
     static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StreamJSONScanner.Failure) -> [TradierStreamEvent] {
-        var scanner = StreamJSONScanner(bytes)
         var events: [TradierStreamEvent] = []
+        try decode(utf8: bytes, into: &events)
+        return events
+    }
+
+    static func decode(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, into events: inout [TradierStreamEvent]
+    ) throws(StreamJSONScanner.Failure) {
+        var scanner = StreamJSONScanner(bytes)
         let names = Self.names
         while !scanner.isAtEnd {
             if scanner.peek() == UInt8(ascii: "{") {
@@ -26,7 +41,6 @@ public enum TradierStreamDecoder {
                 try scanner.skipWholeValue()
             }
         }
-        return events
     }
 
     private typealias Name = StreamJSONScanner.Name

@@ -46,12 +46,12 @@ struct TradierStreamStateMachine: StreamSessionMachine {
         self.now = now
     }
 
-    static func decode(_ text: String) throws -> [TradierStreamEvent] {
-        try TradierStreamDecoder.decode(text)
+    static func decode(_ text: String, into events: inout [TradierStreamEvent]) throws {
+        try TradierStreamDecoder.decode(text, into: &events)
     }
 
-    mutating func receive(_ events: [TradierStreamEvent]) -> [StreamSessionAction] {
-        var actions: [StreamSessionAction] = []
+    mutating func receive(_ events: ArraySlice<TradierStreamEvent>, into actions: inout [StreamSessionAction]) {
+        let start = actions.count
         for event in events {
             switch event {
             case .trade(let wire, let price, let volume, let timestamp):
@@ -72,12 +72,11 @@ struct TradierStreamStateMachine: StreamSessionMachine {
             case .error(let message):
                 let outcome = errorActions(message)
                 actions += outcome.actions
-                if outcome.ended { return actions }
+                if outcome.ended { return }
             }
         }
-        // In front, without building a new array: `announceLive() + actions` copied every message's actions.
-        if !announcedLive { actions.insert(contentsOf: announceLive(), at: 0) }
-        return actions
+        // In front of this step's actions, without building a new array.
+        if !announcedLive { actions.insert(contentsOf: announceLive(), at: start) }
     }
 
     mutating func subscribe(_ symbols: Set<String>) -> [StreamSessionAction] {

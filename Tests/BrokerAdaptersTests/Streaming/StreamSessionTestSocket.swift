@@ -61,6 +61,11 @@ final class StreamSessionTestSocket: WebSocketConnector, WebSocketConnection, Se
         server.yield(.text(text))
     }
 
+    /// Several text frames that the session takes in one read, as a paced read hands them over.
+    func serverSends(together texts: [String]) {
+        server.yield(contentsOf: texts.map { .text($0) })
+    }
+
     func serverSendsBinary(_ bytes: [UInt8]) {
         server.yield(.binary(bytes))
     }

@@ -72,6 +72,30 @@ import Testing
         await session.close()
     }
 
+    /// The frames of one read go through the machine in order, an undecodable one among them reported
+    /// where it came. Its events decoded before the fault are dropped with it: the reused buffer the read
+    /// decodes into must not hand them on.
+    @Test func aReadsFramesKeepTheirOrderAndABrokenFrameLeavesNoEvents() async throws {
+        let (socket, session, events) = try await Self.liveSession(grace: .seconds(60))
+        await session.subscribe(["AAPL", "MSFT"])
+        _ = try await socket.nextSent()
+
+        socket.serverSends(together: [
+            #"[{"ev":"T","sym":"AAPL","p":190.5,"t":1700000000000}]"#,
+            #"[{"ev":"T","sym":"MSFT","p":999,"t":1700000000500},{"ev":"T","sym":"AAPL","#,
+            #"[{"ev":"T","sym":"MSFT","p":410.25,"t":1700000001000},{"ev":"T","sym":"AAPL","p":191,"t":1700000001000}]"#,
+        ])
+
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "AAPL", last: exactDecimal("190.5"), timestamp: Date(timeIntervalSince1970: 1_700_000_000)))
+        guard case .event(.skippedFrame)? = try await events.next() else {
+            Issue.record("expected a skipped frame, got \(events.pending)")
+            return
+        }
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "MSFT", last: exactDecimal("410.25"), timestamp: Date(timeIntervalSince1970: 1_700_000_001)))
+        #expect(try await events.nextQuote() == CommonQuote(symbol: "AAPL", last: exactDecimal("191"), timestamp: Date(timeIntervalSince1970: 1_700_000_001)))
+        await session.close()
+    }
+
     /// A WebSocket protocol error (bad UTF-8, a bad frame header) is the connection's fault: it ends the session.
     @Test func aProtocolErrorEndsTheSession() async throws {
         let (socket, _, events) = try await Self.liveSession(grace: .seconds(60))
