@@ -102,6 +102,21 @@ import Testing
         #expect(decoded == key && [decoded: 1][key] == 1)
     }
 
+    /// A table's lookups hash a key with the table's seed: equal keys alike under any seed, and one key
+    /// differently under different seeds (what the seed is for). Thousands of keys spread over a table's
+    /// buckets as the strings' own hashes do: no bucket of 64 gets more than twice its share.
+    @Test func keysHashAlikeUnderASeedAndSpreadOverATable() {
+        let key = QuoteKey(brandID: "alpaca", symbol: "AAPL")
+        let same = QuoteKey(brandID: String("alpa" + "ca"), symbol: String("AA" + "PL"))
+        #expect(key._rawHashValue(seed: 7) == same._rawHashValue(seed: 7))
+        #expect(key._rawHashValue(seed: 7) != key._rawHashValue(seed: 8))
+        let keys = (0..<4096).map { QuoteKey(brandID: ["alpaca", "polygon", "tradier", "finnhub"][$0 % 4], symbol: "S\($0 / 4)") }
+        var buckets = [Int](repeating: 0, count: 64)
+        for key in keys { buckets[key._rawHashValue(seed: 12345) & 63] += 1 }
+        #expect(buckets.max()! <= 2 * keys.count / 64, "\(buckets)")
+        #expect(Set(keys).count == keys.count && Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }).count == keys.count)
+    }
+
     @Test func brokerErrorsSayWhatHappenedAndWhetherRetryingHelps() {
         #expect(BrokerError.unauthorized(hint: "check TRADIER_TOKEN").description == "unauthorized, check TRADIER_TOKEN")
         #expect(BrokerError.rateLimited(retryAfter: 2.5).description == "rate limited, retry in 3s")
