@@ -191,18 +191,15 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
         private func carryOut(_ actions: [StreamSessionAction]) -> BrokerError? {
             var failure: BrokerError?
             var carried = actions.endIndex
-            for index in actions.indices {
+            scan: for index in actions.indices {
                 switch actions[index] {
                 case .send(let text):
                     outbox.yield(.text(text))
                 case .emit:
                     continue
                 case .fail(let error):
-                    failure = error
-                }
-                if failure != nil {
-                    carried = index
-                    break
+                    (failure, carried) = (error, index)
+                    break scan
                 }
             }
             let emitted = actions[..<carried].lazy.compactMap { action -> QuoteEvent? in
