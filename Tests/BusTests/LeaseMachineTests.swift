@@ -20,6 +20,8 @@ struct LeaseMachineTests {
         case written(revision: UInt64, at: Duration)
         case refused(at: Duration)
         case failed(at: Duration)
+        /// A failure that cannot have reached the server (nobody answered).
+        case notTaken(at: Duration)
         case upstreamFailed(at: Duration)
         case busLost
         case busReturned(at: Duration)
@@ -187,6 +189,66 @@ struct LeaseMachineTests {
             .role(.leader), .release(2),
             .next(at: ms(2_100), gives: .write(me, expectedRevision: 2)),
         ]),
+        Scenario(name: "refused after a renewal that got no answer: the watch shows that write landed, and the leader goes on", steps: leading() + [
+            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
+            .failed(at: ms(2_100)),
+            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+            .refused(at: ms(2_200)),
+            // Whose write moved the key on is not known yet: no renewal, and no stepping down.
+            .role(.leader), .leader("me:1"),
+            .next(at: ms(2_200), gives: nil),
+            .next(at: .seconds(5), gives: nil),
+            .see(me, revision: 2, at: .seconds(5)),
+            .role(.leader), .release(2),
+            .next(at: .seconds(5), gives: .write(me, expectedRevision: 2)),
+            .written(revision: 3, at: .seconds(5)),
+            .role(.leader), .release(3),
+        ]),
+        Scenario(name: "refused after a renewal that got no answer: the watch shows another holder, and the leader follows", steps: leading() + [
+            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
+            .failed(at: ms(2_100)),
+            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+            .refused(at: ms(2_200)),
+            .role(.leader),
+            .see(otherRelay, revision: 2, at: ms(2_300)),
+            .role(.follower), .leader("relay:3"), .release(nil),
+            .next(at: ms(2_300), gives: nil),
+        ]),
+        Scenario(name: "refused after a renewal that got no answer: with no word from the watch for the time to live, the leader steps down", steps: leading() + [
+            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
+            .failed(at: ms(2_100)),
+            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+            .refused(at: ms(2_200)),
+            .next(at: ms(8_199), gives: nil),
+            .role(.leader),
+            .next(at: ms(8_200), gives: nil),
+            .role(.follower), .release(nil),
+        ]),
+        Scenario(name: "the watch shows the leader's own lost write while the next renewal is in flight: its refusal changes nothing", steps: leading() + [
+            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
+            .failed(at: ms(2_100)),
+            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+            .see(me, revision: 2, at: ms(2_150)),
+            .refused(at: ms(2_200)),
+            .role(.leader), .release(2),
+            .next(at: ms(2_200), gives: .write(me, expectedRevision: 2)),
+        ]),
+        Scenario(name: "refused after a renewal nobody took: someone else moved the key on, and the leader follows at once", steps: leading() + [
+            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
+            .notTaken(at: ms(2_100)),
+            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+            .refused(at: ms(2_200)),
+            .role(.follower), .release(nil),
+        ]),
+        Scenario(name: "a refusal after answered writes still unseats the leader at once", steps: leading() + [
+            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
+            .failed(at: ms(2_100)),
+            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+            .written(revision: 2, at: ms(2_200)),
+            .next(at: ms(4_200), gives: .write(me, expectedRevision: 2)),
+            .refused(at: ms(4_300)),
+            .role(.follower), .release(nil),
+        ]),
         Scenario(name: "a refused create: follow whoever the watch shows", steps: [
             .caughtUp(at: .zero),
             .next(at: .zero, gives: .create(me)),
@@ -315,6 +377,7 @@ struct LeaseMachineTests {
             case .written(let revision, let now): machine.written(revision: revision, at: now)
             case .refused(let now): machine.refused(at: now)
             case .failed(let now): machine.failed(at: now)
+            case .notTaken(let now): machine.failed(at: now, mayHaveLanded: false)
             case .upstreamFailed(let now): machine.upstreamFailed(at: now)
             case .busLost: machine.busLost()
             case .busReturned(let now): machine.busReturned(at: now)

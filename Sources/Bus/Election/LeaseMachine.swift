@@ -6,7 +6,9 @@
 ///   the revision it saw) once that revision has stood unchanged for the policy's time to live.
 /// - A pinned process (`role: "leader"`) takes the lease at once from a holder that is not pinned.
 /// - A leader renews every `renewEvery`; it steps down when a write is refused (someone else holds the
-///   lease) or when the watch shows another holder at a newer revision.
+///   lease) or when the watch shows another holder at a newer revision. A refusal right after a write
+///   whose answer was lost proves nothing (that write may have landed), so the leader then waits for the
+///   watch to say who wrote, for up to `timeToLive`.
 /// - A lease written by this process's earlier session (same instance) is taken back at once.
 public struct LeaseMachine: Sendable {
     public enum Role: Sendable, Hashable {
@@ -42,6 +44,13 @@ public struct LeaseMachine: Sendable {
     private var standingDownUntil: Duration?
     /// The bus connection is down: nothing is written until it is back (see `busLost`).
     private var busAway = false
+    /// The last write failed in a way that may have applied it all the same (`failed`, a timeout).
+    private var lastWriteUnanswered = false
+    /// Since when a leader, refused after an unanswered write, waits for its watch to show the newer
+    /// revision: its own (the lost write landed, and it goes on leading) or another holder's.
+    private var awaitingWatchSince: Duration?
+    /// The revision the write in flight expects (nil for a create).
+    private var writeExpected: UInt64?
 
     public init(me: BusLease, policy: LeasePolicy, canLead: Bool) {
         self.me = me
@@ -65,7 +74,10 @@ public struct LeaseMachine: Sendable {
         if role == .leader, revision > (heldRevision ?? 0), lease?.instance != me.instance {
             stepDown()
         }
-        if role == .leader, lease?.instance == me.instance { heldRevision = max(heldRevision ?? 0, revision) }
+        if role == .leader, lease?.instance == me.instance, revision > (heldRevision ?? 0) {
+            heldRevision = revision
+            awaitingWatchSince = nil
+        }
     }
 
     /// The watch delivered everything there was; with no sighting, the key has no value.
@@ -81,6 +93,11 @@ public struct LeaseMachine: Sendable {
         let action: Action?
         switch role {
         case .leader:
+            if let since = awaitingWatchSince {
+                // The watch never said: the lease may well be someone else's by now.
+                if now - since >= policy.timeToLive { stepDown() }
+                return nil
+            }
             guard let heldRevision, now - lastRenewal >= policy.renewEvery else { return nil }
             action = .write(me, expectedRevision: heldRevision)
         case .follower:
@@ -100,6 +117,7 @@ public struct LeaseMachine: Sendable {
             }
         }
         writeInFlight = action != nil
+        if case .write(_, let expected)? = action { writeExpected = expected } else { writeExpected = nil }
         return action
     }
 
@@ -107,6 +125,7 @@ public struct LeaseMachine: Sendable {
 
     public mutating func written(revision: UInt64, at now: Duration) {
         writeInFlight = false
+        lastWriteUnanswered = false
         // The watch and the write's answer race: the watch may already show a newer revision by someone
         // else (a pinned process that took the lease the moment it saw ours). Then the lease has moved on,
         // and leading on this answer would open a second upstream connection until the next renewal is
@@ -118,16 +137,33 @@ public struct LeaseMachine: Sendable {
         sighting = Sighting(lease: me, revision: revision, since: now)
     }
 
-    /// The server refused the write: the key had moved on. Whoever wrote it holds the lease now.
+    /// The server refused the write: the key had moved on. Whoever wrote it holds the lease now, unless
+    /// the write before had no answer: then it may be this leader's own, landed late (a cluster electing
+    /// a new stream leader answers a write after the client gave up on it), and the watch decides.
     public mutating func refused(at now: Duration) {
         writeInFlight = false
-        if role == .leader { stepDown() }
+        let afterUnanswered = lastWriteUnanswered
+        lastWriteUnanswered = false
+        guard role == .leader else { return }
+        if let writeExpected, let heldRevision, heldRevision > writeExpected {
+            // The watch showed this leader's own newer write while the renewal was in flight: that
+            // write is what moved the key on. The next renewal expects its revision.
+            return
+        }
+        if afterUnanswered {
+            awaitingWatchSince = now
+        } else {
+            stepDown()
+        }
     }
 
-    /// The write did not reach the server (the bus is away). A leader keeps leading until the watch
-    /// shows someone else; its renewals go on being tried.
-    public mutating func failed(at now: Duration) {
+    /// The write failed without a refusal (the bus away, a timeout, nobody answering). A leader keeps
+    /// leading until the watch shows someone else; its renewals go on being tried. `mayHaveLanded`:
+    /// the server may have applied it all the same (a timeout), as opposed to never having taken it
+    /// (no responders).
+    public mutating func failed(at now: Duration, mayHaveLanded: Bool = true) {
         writeInFlight = false
+        lastWriteUnanswered = mayHaveLanded
     }
 
     /// The upstream connection could not be opened: let go, and leave the lease to others for a while.
@@ -144,6 +180,7 @@ public struct LeaseMachine: Sendable {
     private mutating func stepDown() {
         role = .follower
         heldRevision = nil
+        awaitingWatchSince = nil
     }
 
     // MARK: The bus going and coming back

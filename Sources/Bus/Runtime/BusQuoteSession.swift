@@ -281,7 +281,14 @@ actor BusQuoteSession: QuoteStreamSession {
         if busUp, !book.expire(at: now).isEmpty, upstream != nil { await syncUpstream() }
         if let written = demandWritten, now - written.at >= settings.demandHeartbeat { writeDemand() }
         if demandWritten == nil { writeDemand() }
-        if let action = machine.next(at: now) { await perform(action) }
+        let wasLeader = machine.role == .leader
+        let action = machine.next(at: now)
+        if wasLeader, machine.role == .follower {
+            // Refused after a write that got no answer, and the watch never showed whose write won.
+            trace("no word from the watch on the lease since a refused renewal: stepping down")
+            dropUpstream()
+        }
+        if let action { await perform(action) }
         announce()
     }
 
@@ -301,7 +308,14 @@ actor BusQuoteSession: QuoteStreamSession {
             machine.written(revision: revision, at: now)
         } catch {
             trace("lease write \(action) failed: \(error)")
-            if case .wrongLastRevision = error { machine.refused(at: now) } else { machine.failed(at: now) }
+            switch error {
+            case .wrongLastRevision:
+                machine.refused(at: now)
+                if machine.role == .leader { trace("the renewal was refused after one that got no answer: the watch will show whose write won") }
+            // Nobody took the write: it cannot land later.
+            case .jetStreamUnavailable, .noResponders: machine.failed(at: now, mayHaveLanded: false)
+            default: machine.failed(at: now)
+            }
         }
         guard !isClosed else { return }
         if !wasLeader, machine.role == .leader { await becomeLeader() }
