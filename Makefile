@@ -134,8 +134,10 @@ FUZZ_MODULES := $(FUZZ_DIR)/modules
 FUZZ_DOMAIN := $(FUZZ_MODULES)/libTextSafety.a $(FUZZ_MODULES)/libLocking.a $(FUZZ_MODULES)/libDomain.a
 FUZZ_DOMAIN_SOURCES := $(addprefix Sources/Domain/Trading/,ExactDecimal.swift ExactDecimal+Parsing.swift \
 	ExactDecimal+Arithmetic.swift ExactDecimal+Rounding.swift)
-# The scanner with its extensions (StreamJSONScanner+*.swift), whatever decoders add to it.
-FUZZ_STREAMING := $(wildcard Sources/BrokerAdapters/Streaming/StreamJSONScanner*.swift) Sources/BrokerAdapters/Wire/RFC3339.swift \
+# The scanner with its extensions (StreamJSONScanner+*.swift), whatever decoders add to it, and the
+# protocol that gives every decoder its ways in from a String or into a new array.
+FUZZ_STREAMING := $(wildcard Sources/BrokerAdapters/Streaming/StreamJSONScanner*.swift) Sources/BrokerAdapters/Streaming/StreamFrameDecoder.swift \
+	Sources/BrokerAdapters/Wire/RFC3339.swift \
 	Sources/BrokerAdapters/Wire/EpochTimestamp.swift Fuzz/Support/StreamDecoderFuzzing.swift $(FUZZ_DOMAIN)
 FUZZ_SOURCES_WebSocketFrameCodec := $(addprefix $(FUZZ_WS)/,WebSocketFrame.swift WebSocketFrameCodec.swift \
 	WebSocketMessageAssembler.swift WebSocketOpcode.swift WebSocketProtocolError.swift WebSocketMaskingKey.swift \

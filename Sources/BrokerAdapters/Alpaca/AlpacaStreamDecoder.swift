@@ -8,27 +8,8 @@ import Foundation
 /// Messages the watchlist cannot use are left out rather than failing the frame: unknown `T` types, bars,
 /// and trades or quotes missing their symbol, price or a valid RFC 3339 timestamp. Keys are
 /// case-sensitive (`T` is the type, `t` the timestamp). Only bytes that are not a JSON array throw.
-public enum AlpacaStreamDecoder {
-    public static func decode(_ text: String) throws -> [AlpacaStreamEvent] {
-        var events: [AlpacaStreamEvent] = []
-        try decode(text, into: &events)
-        return events
-    }
-
-    /// Appends the frame's events to `events`, which a session reuses from frame to frame (an array per
-    /// frame was an allocation and a free per message). On a throw the events appended before it stay.
-    public static func decode(_ text: String, into events: inout [AlpacaStreamEvent]) throws {
-        var text = text
-        try text.withUTF8 { bytes in try decode(utf8: bytes, into: &events) }
-    }
-
-    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StreamJSONScanner.Failure) -> [AlpacaStreamEvent] {
-        var events: [AlpacaStreamEvent] = []
-        try decode(utf8: bytes, into: &events)
-        return events
-    }
-
-    static func decode(
+public enum AlpacaStreamDecoder: StreamFrameDecoder {
+    public static func decode(
         utf8 bytes: UnsafeBufferPointer<UInt8>, into events: inout [AlpacaStreamEvent]
     ) throws(StreamJSONScanner.Failure) {
         let names = Self.names

@@ -9,29 +9,10 @@ import Foundation
 /// failing the frame: unknown types, trades missing their symbol, price or millisecond timestamp, and a
 /// frame that is valid JSON but not an object. Prices and timestamps are read from numbers or numeric
 /// strings. Only bytes that are not JSON throw.
-public enum FinnhubStreamDecoder {
-    public static func decode(_ text: String) throws -> [FinnhubStreamEvent] {
-        var events: [FinnhubStreamEvent] = []
-        try decode(text, into: &events)
-        return events
-    }
-
-    /// Appends the frame's events to `events`, which a session reuses from frame to frame (an array per
-    /// frame was an allocation and a free per message). On a throw the events appended before it stay.
-    public static func decode(_ text: String, into events: inout [FinnhubStreamEvent]) throws {
-        var text = text
-        try text.withUTF8 { bytes in try decode(utf8: bytes, into: &events) }
-    }
-
-    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StreamJSONScanner.Failure) -> [FinnhubStreamEvent] {
-        var events: [FinnhubStreamEvent] = []
-        try decode(utf8: bytes, into: &events)
-        return events
-    }
-
+public enum FinnhubStreamDecoder: StreamFrameDecoder {
     /// The trades of `data` are appended as they are read, and taken back if `type`, which may come
     /// after them, says the frame is not a trade frame.
-    static func decode(
+    public static func decode(
         utf8 bytes: UnsafeBufferPointer<UInt8>, into events: inout [FinnhubStreamEvent]
     ) throws(StreamJSONScanner.Failure) {
         var scanner = StreamJSONScanner(bytes)

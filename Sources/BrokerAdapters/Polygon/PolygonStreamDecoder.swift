@@ -7,27 +7,8 @@ import Foundation
 /// Events the watchlist cannot use are left out rather than failing the frame: unknown `ev` types,
 /// aggregates, and trades or quotes missing their symbol, price or timestamp. Keys are case-sensitive
 /// (`T` is not `t`, `P` is not `p`). Only bytes that are not a JSON array throw.
-public enum PolygonStreamDecoder {
-    public static func decode(_ text: String) throws -> [PolygonStreamEvent] {
-        var events: [PolygonStreamEvent] = []
-        try decode(text, into: &events)
-        return events
-    }
-
-    /// Appends the frame's events to `events`, which a session reuses from frame to frame (an array per
-    /// frame was an allocation and a free per message). On a throw the events appended before it stay.
-    public static func decode(_ text: String, into events: inout [PolygonStreamEvent]) throws {
-        var text = text
-        try text.withUTF8 { bytes in try decode(utf8: bytes, into: &events) }
-    }
-
-    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StreamJSONScanner.Failure) -> [PolygonStreamEvent] {
-        var events: [PolygonStreamEvent] = []
-        try decode(utf8: bytes, into: &events)
-        return events
-    }
-
-    static func decode(
+public enum PolygonStreamDecoder: StreamFrameDecoder {
+    public static func decode(
         utf8 bytes: UnsafeBufferPointer<UInt8>, into events: inout [PolygonStreamEvent]
     ) throws(StreamJSONScanner.Failure) {
         let names = Self.names

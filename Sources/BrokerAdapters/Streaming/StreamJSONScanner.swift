@@ -11,13 +11,13 @@ import Foundation
 /// (which it has skipped), or throws `Failure` for bytes that are not JSON; it never traps, whatever the
 /// input (the decoders' random-mutation tests hold it to that). Skipped values are checked only for
 /// balanced brackets and terminated strings, which is all that finding the next field needs.
-struct StreamJSONScanner {
+public struct StreamJSONScanner {
     /// Why the bytes are not the JSON the decoder expected, and where.
-    struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        let offset: Int
-        let reason: String
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        public let offset: Int
+        public let reason: String
 
-        var description: String { "malformed JSON at byte \(offset): \(reason)" }
+        public var description: String { "malformed JSON at byte \(offset): \(reason)" }
     }
 
     /// A key or short string value (at most 16 bytes, no escapes) packed into two integers, so a decoder

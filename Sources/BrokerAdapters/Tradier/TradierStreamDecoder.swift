@@ -9,27 +9,8 @@ import Foundation
 /// every number as a string, so every number is read from either. Anything the watchlist cannot use is
 /// left out rather than failing the frame: `timesale`, unknown types, messages missing their symbol or
 /// price, and values that are valid JSON but not objects. Only bytes that are not JSON throw.
-public enum TradierStreamDecoder {
-    public static func decode(_ text: String) throws -> [TradierStreamEvent] {
-        var events: [TradierStreamEvent] = []
-        try decode(text, into: &events)
-        return events
-    }
-
-    /// Appends the frame's events to `events`, which a session reuses from frame to frame (an array per
-    /// frame was an allocation and a free per message). On a throw the events appended before it stay.
-    public static func decode(_ text: String, into events: inout [TradierStreamEvent]) throws {
-        var text = text
-        try text.withUTF8 { bytes in try decode(utf8: bytes, into: &events) }
-    }
-
-    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(StreamJSONScanner.Failure) -> [TradierStreamEvent] {
-        var events: [TradierStreamEvent] = []
-        try decode(utf8: bytes, into: &events)
-        return events
-    }
-
-    static func decode(
+public enum TradierStreamDecoder: StreamFrameDecoder {
+    public static func decode(
         utf8 bytes: UnsafeBufferPointer<UInt8>, into events: inout [TradierStreamEvent]
     ) throws(StreamJSONScanner.Failure) {
         var scanner = StreamJSONScanner(bytes)
