@@ -188,6 +188,24 @@ private func openMachine(_ symbols: Set<String>) -> Machine {
         #expect(machine.cachedQuote(key("alpha", "AAPL")) == nil)
     }
 
+    /// A symbol's cached quote is what lets a quote skip the demand lookup, so once the demand ends the
+    /// next quote of that symbol, from an upstream still open for others, must be neither cached nor
+    /// published; one demanded again starts from no price.
+    @Test func aSymbolWhoseDemandEndedIsNotPublishedAgainFromItsOldCacheEntry() {
+        var machine = openMachine(["AAPL"])
+        _ = machine.addSubscriber(2, symbols: ["MSFT"])
+        _ = machine.upstreamReceived(.quote(quote("AAPL", 1)), from: alpha1)
+        _ = machine.upstreamReceived(.quote(quote("MSFT", 1)), from: alpha1)
+        _ = machine.removeSubscriber(1)
+        #expect(machine.upstreamReceived(.quote(quote("AAPL", 2)), from: alpha1) == [])
+        #expect(machine.cachedQuote(key("alpha", "AAPL")) == nil)
+        #expect(machine.upstreamReceived(.quote(quote("MSFT", 2)), from: alpha1) == [.publishQuote(key("alpha", "MSFT"), quote("MSFT", 2))])
+        _ = machine.addSubscriber(3, symbols: ["AAPL"])
+        #expect(machine.cachedQuote(key("alpha", "AAPL")) == nil)
+        #expect(machine.upstreamReceived(.quote(quote("AAPL", 3)), from: alpha1) == [.publishQuote(key("alpha", "AAPL"), quote("AAPL", 3))])
+        #expect(machine.cachedQuote(key("alpha", "AAPL"))?.last == 3)
+    }
+
     @Test func failuresScheduleReconnectsWithGrowingCappedDelays() {
         var machine = makeMachine(brokers: ["alpha"])
         _ = machine.addSubscriber(1, symbols: ["AAPL"])
