@@ -9,8 +9,8 @@ import TextSafety
 ///
 /// Symbols are kept as the hub names them (`BRK.B`) and sent in Tradier's spelling (`BRK/B`); events
 /// come back in Tradier's spelling and are emitted under every hub symbol with that spelling (`BRK.B`
-/// and `BRK/B` can both be on the watchlist). Trades and quotes are merged per Tradier symbol by a
-/// `StreamQuoteBook`; the cumulative volume of trades and the previous close of summaries ride along.
+/// and `BRK/B` can both be on the watchlist). Trades and quotes are merged per Tradier symbol by the
+/// `StreamQuoteBook` rules; the cumulative volume of trades and the previous close of summaries ride along.
 struct TradierStreamStateMachine: StreamSessionMachine {
     static let brokerName = "tradier"
     /// Tradier refuses an empty list; Lean sends this placeholder to unsubscribe from everything [M].
@@ -19,19 +19,19 @@ struct TradierStreamStateMachine: StreamSessionMachine {
 
     /// Hub symbol → Tradier symbol, for what the hub wants and Tradier has not refused.
     private(set) var subscribed: [String: String] = [:]
-    /// Tradier symbol → the hub symbols spelled that way, sorted.
-    private var hubSymbolsByWire: [String: [String]] = [:]
+    /// Everything kept per Tradier symbol, in one table so that an event costs one lookup.
+    private var wires: [String: Wire] = [:]
     private(set) var announcedLive = false
-    private var book = StreamQuoteBook()
-    private var extras: [String: Extras] = [:]
     private let sessionID: String
     private let isSandbox: Bool
     private let secrets: [String]
     private let now: @Sendable () -> Date
 
-    /// What a quote carries beyond the book's last, bid and ask, and the quote last emitted (under the
-    /// Tradier symbol), per Tradier symbol.
-    private struct Extras: Sendable {
+    /// One Tradier symbol: the hub symbols spelled that way (sorted), its merged prices, what a quote
+    /// carries beyond the book's last, bid and ask, and the quote last emitted (under the Tradier symbol).
+    private struct Wire: Sendable {
+        var hubSymbols: [String] = []
+        var book = StreamQuoteBook.Entry()
         var previousClose: ExactDecimal?
         var volume: Int64?
         var lastQuote: CommonQuote?
@@ -55,20 +55,20 @@ struct TradierStreamStateMachine: StreamSessionMachine {
         for event in events {
             switch event {
             case .trade(let wire, let price, let volume, let timestamp):
-                guard let hubSymbols = hubSymbolsByWire[wire],
-                      let quote = book.trade(wire, price: price, at: timestamp ?? now())
+                guard let index = wires.index(forKey: wire),
+                      let quote = StreamQuoteBook.trade(&wires.values[index].book, wire, price: price, at: timestamp ?? now())
                 else { continue }
-                emit(quote, as: hubSymbols, volume: volume.flatMap { $0 >= 0 ? $0 : nil }, into: &actions)
+                Self.emit(quote, of: &wires.values[index], volume: volume.flatMap { $0 >= 0 ? $0 : nil }, into: &actions)
             case .quote(let wire, let bid, let ask, let timestamp):
-                guard let hubSymbols = hubSymbolsByWire[wire],
-                      let quote = book.quote(wire, bid: bid, ask: ask, at: timestamp ?? now())
+                guard let index = wires.index(forKey: wire),
+                      let quote = StreamQuoteBook.quote(&wires.values[index].book, wire, bid: bid, ask: ask, at: timestamp ?? now())
                 else { continue }
-                emit(quote, as: hubSymbols, into: &actions)
+                Self.emit(quote, of: &wires.values[index], into: &actions)
             case .summary(let wire, let previousClose):
-                guard let hubSymbols = hubSymbolsByWire[wire], previousClose.isPositive else { continue }
-                extras[wire, default: Extras()].previousClose = previousClose
+                guard let index = wires.index(forKey: wire), previousClose.isPositive else { continue }
+                wires.values[index].previousClose = previousClose
                 // Summaries carry no price: they only complete a quote already shown.
-                if let shown = extras[wire]?.lastQuote { emit(shown, as: hubSymbols, into: &actions) }
+                if let shown = wires.values[index].lastQuote { Self.emit(shown, of: &wires.values[index], into: &actions) }
             case .error(let message):
                 let outcome = errorActions(message)
                 actions += outcome.actions
@@ -89,8 +89,8 @@ struct TradierStreamStateMachine: StreamSessionMachine {
             }
             let wire = TradierSymbol.wire(canonical)
             subscribed[symbol] = wire
-            hubSymbolsByWire[wire, default: []].append(symbol)
-            hubSymbolsByWire[wire]?.sort()
+            wires[wire, default: Wire()].hubSymbols.append(symbol)
+            wires[wire]?.hubSymbols.sort()
             added = true
         }
         if added { actions.append(.send(payload())) }
@@ -107,8 +107,8 @@ struct TradierStreamStateMachine: StreamSessionMachine {
     /// `{"symbols":["AAPL","BRK/B"],"sessionid":"…","filter":["trade","quote","summary"],"linebreak":true,"validOnly":true}`,
     /// symbols sorted; `["$empty$"]` when nothing is subscribed.
     func payload() -> String {
-        let wires = hubSymbolsByWire.isEmpty ? [Self.emptyPlaceholder] : hubSymbolsByWire.keys.sorted()
-        return #"{"symbols":\#(StreamJSONText.array(wires)),"sessionid":\#(StreamJSONText.quoted(sessionID)),"#
+        let symbols = wires.isEmpty ? [Self.emptyPlaceholder] : wires.keys.sorted()
+        return #"{"symbols":\#(StreamJSONText.array(symbols)),"sessionid":\#(StreamJSONText.quoted(sessionID)),"#
             + #""filter":["trade","quote","summary"],"linebreak":true,"validOnly":true}"#
     }
 
@@ -122,35 +122,28 @@ struct TradierStreamStateMachine: StreamSessionMachine {
     }
 
     /// `quote` (from the book, under its Tradier symbol) with the volume (`volume`, else the one known)
-    /// and close known for it, once per hub symbol spelled that way (`hubSymbols`, looked up by the
-    /// caller). The symbol's extras are read and written in one access: this runs for every event.
-    private mutating func emit(
-        _ quote: CommonQuote, as hubSymbols: [String], volume: Int64? = nil, into actions: inout [StreamSessionAction]
+    /// and close known for it, once per hub symbol spelled that way. `wire` is the symbol's entry, found
+    /// by the caller and changed in place.
+    private static func emit(
+        _ quote: CommonQuote, of wire: inout Wire, volume: Int64? = nil, into actions: inout [StreamSessionAction]
     ) {
         var quote = quote
-        Self.complete(&quote, volume: volume, with: &extras[quote.symbol, default: Extras()])
-        for symbol in hubSymbols {
+        if let volume { wire.volume = volume }
+        quote.previousClose = wire.previousClose
+        quote.volume = wire.volume
+        wire.lastQuote = quote
+        for symbol in wire.hubSymbols {
             quote.symbol = symbol
             actions.append(.emit(.quote(quote)))
         }
     }
 
-    private static func complete(_ quote: inout CommonQuote, volume: Int64?, with known: inout Extras) {
-        if let volume { known.volume = volume }
-        quote.previousClose = known.previousClose
-        quote.volume = known.volume
-        known.lastQuote = quote
-    }
-
     private mutating func remove(_ symbols: some Sequence<String>) {
         for symbol in symbols {
             guard let wire = subscribed.removeValue(forKey: symbol) else { continue }
-            hubSymbolsByWire[wire]?.removeAll { $0 == symbol }
-            if hubSymbolsByWire[wire]?.isEmpty == true {
-                hubSymbolsByWire[wire] = nil
-                extras[wire] = nil
-                book.remove([wire])
-            }
+            wires[wire]?.hubSymbols.removeAll { $0 == symbol }
+            // The symbol's prices, close and volume go with its last spelling: a later subscription starts fresh.
+            if wires[wire]?.hubSymbols.isEmpty == true { wires[wire] = nil }
         }
     }
 
@@ -167,7 +160,7 @@ struct TradierStreamStateMachine: StreamSessionMachine {
             if isSandbox { return ([.fail(.unauthorized(hint: Self.sandboxHint))], true) }
             return ([.fail(.network("tradier stream: session refused (\(text.prefix(80))); reconnecting makes a new one"))], true)
         }
-        if let wire = SymbolMention.find(in: text, among: hubSymbolsByWire.keys), let symbols = hubSymbolsByWire[wire] {
+        if let wire = SymbolMention.find(in: text, among: wires.keys), let symbols = wires[wire]?.hubSymbols {
             remove(symbols)
             return (symbols.map { .emit(.symbolFailed($0, .unknownSymbol($0))) } + [.send(payload())], false)
         }

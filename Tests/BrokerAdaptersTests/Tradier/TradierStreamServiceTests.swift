@@ -153,6 +153,24 @@ import Testing
         await session.close()
     }
 
+    /// A symbol's trade price, close and volume go when its last spelling is unsubscribed: subscribed
+    /// again, its first quote shows the mid of the new bid and ask, with no close or volume from before.
+    @Test func aSymbolSubscribedAgainStartsFromNothingKnown() async throws {
+        let (socket, session, events) = try await Self.liveSession(subscribed: ["AAPL"])
+        socket.serverSends(#"{"type":"summary","symbol":"AAPL","prevClose":"228.86"}"# + "\n")
+        socket.serverSends(#"{"type":"trade","symbol":"AAPL","price":"227.52","cvol":"38211905","date":"1731528912441"}"# + "\n")
+        #expect(try await events.nextQuote()?.volume == 38_211_905)
+        await session.unsubscribe(["AAPL"])
+        #expect(try await socket.nextSent() == Self.payload(["$empty$"]))
+        await session.subscribe(["AAPL"])
+        #expect(try await socket.nextSent() == Self.payload(["AAPL"]))
+        socket.serverSends(#"{"type":"quote","symbol":"AAPL","bid":230,"ask":230.1,"biddate":"1731528920000"}"# + "\n")
+        #expect(try await events.nextQuote() == CommonQuote(
+            symbol: "AAPL", last: exactDecimal("230.05"), timestamp: Self.milliseconds(1_731_528_920_000),
+            bid: exactDecimal("230"), ask: exactDecimal("230.1")))
+        await session.close()
+    }
+
     @Test func theFirstPayloadNamesEachTradierSymbolOnce() async throws {
         let socket = StreamSessionTestSocket()
         let session = try await Self.service(socket, servicer: try FixtureRoutesServicer(broker: "tradier")).openSession()
