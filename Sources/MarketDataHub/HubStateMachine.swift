@@ -62,6 +62,8 @@ struct HubStateMachine: Sendable {
 
     private struct Upstream: Sendable {
         let broker: String
+        /// The broker's half of its quotes' keys, hashed once.
+        let brand: QuoteKey.Brand
         var link: Link = .idle(shown: .connecting)
         var generation = 0
         /// Consecutive failures since a session last lived at least `backoff.healthyLifetime`. Neither `.live`
@@ -135,7 +137,7 @@ struct HubStateMachine: Sendable {
         self.backoff = backoff
         self.random = SplitMix64(seed: randomSeed)
         self.upstreams = Dictionary(
-            brokers.map { ($0, Upstream(broker: $0, liveState: polled.contains($0) ? .polling : .live)) },
+            brokers.map { ($0, Upstream(broker: $0, brand: QuoteKey.Brand($0), liveState: polled.contains($0) ? .polling : .live)) },
             uniquingKeysWith: { first, _ in first })
     }
 
@@ -267,7 +269,7 @@ struct HubStateMachine: Sendable {
         _ quote: CommonQuote, from id: UpstreamID, at slot: Dictionary<String, Upstream>.Index, into actions: inout [Action]
     ) {
         guard !isShutDown else { return }
-        let key = QuoteKey(brandID: id.broker, symbol: quote.symbol)
+        let key = QuoteKey(brand: upstreams.values[slot].brand, symbol: quote.symbol)
         // A cached quote means its symbol is demanded (`changeDemand` empties the cache of a symbol whose
         // demand ends), so a row that already has a price costs one lookup of the key, whose hash it
         // carries, and a write in place, instead of hashing the symbol again for `demand` and the key

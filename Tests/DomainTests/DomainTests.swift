@@ -117,6 +117,20 @@ import Testing
         #expect(Set(keys).count == keys.count && Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }).count == keys.count)
     }
 
+    /// A key made from a broker whose half of the hash was done once is the same key, hash included, as
+    /// one made from the two strings: the hub makes one kind, the app and the tests the other.
+    @Test func aKeyMadeFromABrandIsTheKeyOfItsTwoStrings() {
+        let brand = QuoteKey.Brand("tradier")
+        for symbol in ["AAPL", "BRK/B", "^GSPC", "A-VERY-LONG-SYMBOL-NAME-PAST-SMALL-STRINGS"] {
+            let fromBrand = QuoteKey(brand: brand, symbol: symbol)
+            let fromStrings = QuoteKey(brandID: "tradier", symbol: symbol)
+            #expect(fromBrand == fromStrings && fromBrand.hashValue == fromStrings.hashValue, "\(symbol)")
+            #expect(fromBrand.brandID == "tradier" && fromBrand.symbol == symbol)
+            #expect([fromStrings: 1][fromBrand] == 1)
+        }
+        #expect(QuoteKey(brand: brand, symbol: "AAPL") != QuoteKey(brand: QuoteKey.Brand("alpaca"), symbol: "AAPL"))
+    }
+
     @Test func brokerErrorsSayWhatHappenedAndWhetherRetryingHelps() {
         #expect(BrokerError.unauthorized(hint: "check TRADIER_TOKEN").description == "unauthorized, check TRADIER_TOKEN")
         #expect(BrokerError.rateLimited(retryAfter: 2.5).description == "rate limited, retry in 3s")
