@@ -269,7 +269,7 @@ struct HubStateMachine: Sendable {
         _ quote: CommonQuote, from id: UpstreamID, at slot: Dictionary<String, Upstream>.Index, into actions: inout [Action]
     ) {
         guard !isShutDown else { return }
-        let key = QuoteKey(brand: upstreams.values[slot].brand, symbol: quote.symbol)
+        let key = QuoteKey(brand: Self.brand(of: &upstreams.values[slot]), symbol: quote.symbol)
         // A cached quote means its symbol is demanded (`changeDemand` empties the cache of a symbol whose
         // demand ends), so a row that already has a price costs one lookup of the key, whose hash it
         // carries, and a write in place, instead of hashing the symbol again for `demand` and the key
@@ -283,6 +283,12 @@ struct HubStateMachine: Sendable {
             actions.append(.publishBrokerState(broker: id.broker, changed))
         }
         actions.append(.publishQuote(key, quote))
+    }
+
+    /// The upstream's brand, read in place: `upstreams.values[slot].brand` copied the whole `Upstream`
+    /// first, which cost more than hashing the broker's id again.
+    private static func brand(of upstream: inout Upstream) -> QuoteKey.Brand {
+        upstream.brand
     }
 
     /// Whether `upstream`'s session of `generation` is open and already working (nil: not open, or an
