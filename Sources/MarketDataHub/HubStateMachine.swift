@@ -245,9 +245,11 @@ struct HubStateMachine: Sendable {
     /// sixth of this machine's cost per quote, under callgrind).
     mutating func upstreamReceived(_ events: [QuoteEvent], from id: UpstreamID, into actions: inout [Action]) {
         var slot: Dictionary<String, Upstream>.Index?
-        for event in events {
-            guard case .quote(let quote) = event else {
-                upstreamReceived(event, from: id, into: &actions)
+        // By index, not `for event in events`: the loop variable was a copy of every event (a quote is
+        // about a hundred bytes), where the subscript lets the quote be read where it lies.
+        for index in events.indices {
+            guard case .quote(let quote) = events[index] else {
+                upstreamReceived(events[index], from: id, into: &actions)
                 // Anything but a quote may replace the upstream; look it up again for the next quote.
                 slot = nil
                 continue

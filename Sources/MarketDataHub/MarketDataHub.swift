@@ -229,8 +229,9 @@ public actor MarketDataHub: MarketFeed {
     // MARK: Carrying out actions
 
     private func run(_ actions: [HubStateMachine.Action]) {
-        for action in actions {
-            switch action {
+        // By index: a `for action in actions` loop copied every action, and with it its quote.
+        for index in actions.indices {
+            switch actions[index] {
             case .openUpstream(let id):
                 open(id)
             case .subscribeUpstream(let id, let symbols):
