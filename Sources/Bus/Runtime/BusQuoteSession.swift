@@ -311,7 +311,7 @@ actor BusQuoteSession: QuoteStreamSession {
             switch error {
             case .wrongLastRevision:
                 machine.refused(at: now)
-                if machine.role == .leader { trace("the renewal was refused after one that got no answer: the watch will show whose write won") }
+                if machine.role == .leader { trace("the renewal was refused, but the key may have moved on by this process's own earlier write: still leading, as the watch shows") }
             // Nobody took the write: it cannot land later.
             case .jetStreamUnavailable, .noResponders: machine.failed(at: now, mayHaveLanded: false)
             default: machine.failed(at: now)
