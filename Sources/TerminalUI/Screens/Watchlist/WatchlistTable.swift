@@ -318,10 +318,14 @@ struct WatchlistTable {
         /// reference counts), first against the one its broker index named on an earlier row.
         private mutating func brandIndex(of slot: UnsafePointer<WatchlistRows.Slot>) -> Int {
             let broker = slot.pointee.broker
-            if broker >= 0, broker < slotBrands.count, slotBrands[broker] >= 0,
-                brandings.withUnsafeBufferPointer({ $0[slotBrands[broker]] == slot.pointee.branding })
-            {
-                return slotBrands[broker]
+            if broker >= 0, broker < slotBrands.count, slotBrands[broker] >= 0 {
+                let known = slotBrands[broker]
+                // Field by field through the pointers: `==` on the two brandings copied both first (six
+                // strings' reference counts a row, a fifth of this function's cost).
+                let same = brandings.withUnsafeBufferPointer { brandings in
+                    Self.same(brandings.baseAddress! + known, as: slot)
+                }
+                if same { return known }
             }
             let found = brandings.withUnsafeBufferPointer { brandings in
                 brandings.indices.first { brandings[$0] == slot.pointee.branding }
@@ -332,6 +336,11 @@ struct WatchlistTable {
                 slotBrands[broker] = index
             }
             return index
+        }
+
+        private static func same(_ branding: UnsafePointer<ServiceBranding>, as slot: UnsafePointer<WatchlistRows.Slot>) -> Bool {
+            branding.pointee.id == slot.pointee.branding.id && branding.pointee.name == slot.pointee.branding.name
+                && branding.pointee.glyph == slot.pointee.branding.glyph && branding.pointee.color == slot.pointee.branding.color
         }
 
         private mutating func brandIndex(_ branding: ServiceBranding) -> Int {
