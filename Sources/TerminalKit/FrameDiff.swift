@@ -30,10 +30,13 @@ public enum FrameDiff {
                     let start = row * columns
                     if exact, memcmp(oldCodes.baseAddress! + start, newCodes.baseAddress! + start, rowBytes) == 0 { continue }
                     var any = false
-                    for x in 0..<columns {
-                        let differs = exact ? oldCodes[start + x] != newCodes[start + x] : !new.sameCell(at: start + x, as: old)
-                        changed[x] = differs
-                        any = any || differs
+                    // Through the buffer: `changed[x] = …` on the array checked its uniqueness once a cell.
+                    changed.withUnsafeMutableBufferPointer { changed in
+                        for x in 0..<columns {
+                            let differs = exact ? oldCodes[start + x] != newCodes[start + x] : !new.sameCell(at: start + x, as: old)
+                            changed[x] = differs
+                            any = any || differs
+                        }
                     }
                     if any { appendRuns(row: row, in: new, changed: changed, text: &text, to: &result) }
                 }
