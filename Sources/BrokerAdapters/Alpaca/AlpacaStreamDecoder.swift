@@ -52,7 +52,7 @@ public enum AlpacaStreamDecoder: StreamFrameDecoder {
         var price: ExactDecimal?
         var bid: ExactDecimal?
         var ask: ExactDecimal?
-        var timestamp: String?
+        var date: Date?
         var message: String?
         var code: Int64?
         var trades: [String]?
@@ -64,7 +64,7 @@ public enum AlpacaStreamDecoder: StreamFrameDecoder {
             case names.price: price = try scanner.exactDecimal()
             case names.bid: bid = try scanner.exactDecimal()
             case names.ask: ask = try scanner.exactDecimal()
-            case names.timestamp: timestamp = try scanner.string()
+            case names.timestamp: date = try scanner.rfc3339Date()
             case names.message: message = try scanner.string()
             case names.code: code = try scanner.int64()
             case names.trades: trades = try scanner.strings()
@@ -74,10 +74,10 @@ public enum AlpacaStreamDecoder: StreamFrameDecoder {
         }
         switch type {
         case names.tradeType:
-            guard let symbol, let price, let date = timestamp.flatMap(RFC3339.date(from:)) else { return nil }
+            guard let symbol, let price, let date else { return nil }
             return .trade(symbol: symbol, price: price, timestamp: date)
         case names.quoteType:
-            guard let symbol, let date = timestamp.flatMap(RFC3339.date(from:)) else { return nil }
+            guard let symbol, let date else { return nil }
             return .quote(symbol: symbol, bidPrice: bid, askPrice: ask, timestamp: date)
         case names.successType:
             return .success(message: message ?? "")

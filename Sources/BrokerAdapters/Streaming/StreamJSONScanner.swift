@@ -183,6 +183,19 @@ public struct StreamJSONScanner {
         return try unescaped(from: start, to: end)
     }
 
+    /// A string value read as an RFC 3339 date-time (`RFC3339`) from its bytes in place; nil if the
+    /// value is not a string (skipped) or not a valid date-time. An escaped string is unescaped first.
+    mutating func rfc3339Date() throws(Failure) -> Date? {
+        guard peek() == UInt8(ascii: "\"") else {
+            try skipValue()
+            return nil
+        }
+        let start = index + 1
+        let (end, escaped) = try stringEnd()
+        if escaped { return RFC3339.date(from: try unescaped(from: start, to: end)) }
+        return RFC3339.instant(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]))?.date
+    }
+
     /// An array of strings; nil (value skipped) if the value is not an array. Non-string elements are
     /// left out.
     mutating func strings() throws(Failure) -> [String]? {

@@ -43,7 +43,15 @@ public enum RFC3339 {
 
     /// The instant `text` names, or nil unless it is a complete, valid RFC 3339 date-time.
     public static func instant(from text: String) -> Instant? {
-        var reader = Reader(bytes: Array(text.utf8))
+        var text = text
+        return text.withUTF8 { instant(utf8: $0) }
+    }
+
+    /// The same, read from UTF-8 bytes where they lie: a stream decoder's timestamp straight from its
+    /// frame, with no `String` made first (one allocation for a timestamp longer than 15 bytes, and the
+    /// byte array this read from before, another).
+    public static func instant(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Instant? {
+        var reader = Reader(bytes: bytes)
         guard let year = reader.digits(4), reader.skip("-"),
               let month = reader.digits(2), reader.skip("-"),
               let day = reader.digits(2), reader.skip(either: "T", "t"),
@@ -107,7 +115,7 @@ public enum RFC3339 {
 
     /// A cursor over ASCII bytes; every read fails softly so the parser reads as a grammar.
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
         var isAtEnd: Bool { index == bytes.count }

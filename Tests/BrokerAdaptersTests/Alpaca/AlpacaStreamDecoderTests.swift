@@ -44,6 +44,17 @@ import Testing
         ])
     }
 
+    /// The timestamp is read from the frame's bytes in place; an escaped one (JSON allows `\u005a` for
+    /// `Z`) is unescaped first and means the same instant, and a string that only starts like a date is
+    /// no date.
+    @Test func escapedTimestampsMeanTheSameAndTrailingTextIsNoDate() throws {
+        let frame = #"[{"T":"t","S":"AAPL","p":1,"t":"2024-11-13T20:15:02.5\u005a"},{"T":"t","S":"MSFT","p":2,"t":"2024-11-13T20:15:02Zx"},{"T":"q","S":"X","bp":1,"t":"2024-11-13T20:15:02+00:00"}]"#
+        #expect(try AlpacaStreamDecoder.decode(frame) == [
+            .trade(symbol: "AAPL", price: 1, timestamp: Self.instant(1_731_528_902, 500_000_000)),
+            .quote(symbol: "X", bidPrice: 1, askPrice: nil, timestamp: Self.instant(1_731_528_902)),
+        ])
+    }
+
     @Test func incompleteMessagesUnknownTypesAndNonObjectsAreSkipped() throws {
         let frame = #"[{"T":"t","S":"AAPL","t":"2024-11-13T20:15:02Z"},{"T":"t","p":1,"t":"2024-11-13T20:15:02Z"},{"T":"t","S":"AAPL","p":1,"t":"2024-13-13T20:15:02Z"},{"T":"t","S":"AAPL","p":1,"t":1731528902},{"T":"x","S":"AAPL","p":1},{"T":"s","S":"AAPL","sc":"H"},1,"t",null,[],{"T":"t","S":"MSFT","p":2,"t":"2024-11-13T20:15:02Z"}]"#
         #expect(try AlpacaStreamDecoder.decode(frame) == [.trade(symbol: "MSFT", price: 2, timestamp: Self.instant(1_731_528_902))])
