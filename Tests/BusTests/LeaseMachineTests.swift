@@ -48,6 +48,16 @@ struct LeaseMachineTests {
         [.caughtUp(at: .zero), .next(at: .zero, gives: .create(me)), .written(revision: revision, at: .zero), .role(.leader)]
     }
 
+    /// Leading at revision 1, a renewal at 2 s that fails with `failure` at 2.1 s, and the renewal
+    /// tried again at once, still in flight: where a refusal may be the lost write's own doing.
+    static func retryingALostRenewal(_ failure: Step = .failed(at: ms(2_100))) -> [Step] {
+        leading() + [
+            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
+            failure,
+            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+        ]
+    }
+
     static let scenarios: [Scenario] = [
         Scenario(name: "nobody holds the lease: create it, once the watch caught up", steps: [
             .next(at: .zero, gives: nil),
@@ -189,10 +199,7 @@ struct LeaseMachineTests {
             .role(.leader), .release(2),
             .next(at: ms(2_100), gives: .write(me, expectedRevision: 2)),
         ]),
-        Scenario(name: "refused after a renewal that got no answer: the watch shows that write landed, and the leader goes on", steps: leading() + [
-            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
-            .failed(at: ms(2_100)),
-            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+        Scenario(name: "refused after a renewal that got no answer: the watch shows that write landed, and the leader goes on", steps: retryingALostRenewal() + [
             .refused(at: ms(2_200)),
             // Whose write moved the key on is not known yet: no renewal, and no stepping down.
             .role(.leader), .leader("me:1"),
@@ -204,46 +211,31 @@ struct LeaseMachineTests {
             .written(revision: 3, at: .seconds(5)),
             .role(.leader), .release(3),
         ]),
-        Scenario(name: "refused after a renewal that got no answer: the watch shows another holder, and the leader follows", steps: leading() + [
-            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
-            .failed(at: ms(2_100)),
-            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+        Scenario(name: "refused after a renewal that got no answer: the watch shows another holder, and the leader follows", steps: retryingALostRenewal() + [
             .refused(at: ms(2_200)),
             .role(.leader),
             .see(otherRelay, revision: 2, at: ms(2_300)),
             .role(.follower), .leader("relay:3"), .release(nil),
             .next(at: ms(2_300), gives: nil),
         ]),
-        Scenario(name: "refused after a renewal that got no answer: with no word from the watch for the time to live, the leader steps down", steps: leading() + [
-            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
-            .failed(at: ms(2_100)),
-            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+        Scenario(name: "refused after a renewal that got no answer: with no word from the watch for the time to live, the leader steps down", steps: retryingALostRenewal() + [
             .refused(at: ms(2_200)),
             .next(at: ms(8_199), gives: nil),
             .role(.leader),
             .next(at: ms(8_200), gives: nil),
             .role(.follower), .release(nil),
         ]),
-        Scenario(name: "the watch shows the leader's own lost write while the next renewal is in flight: its refusal changes nothing", steps: leading() + [
-            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
-            .failed(at: ms(2_100)),
-            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+        Scenario(name: "the watch shows the leader's own lost write while the next renewal is in flight: its refusal changes nothing", steps: retryingALostRenewal() + [
             .see(me, revision: 2, at: ms(2_150)),
             .refused(at: ms(2_200)),
             .role(.leader), .release(2),
             .next(at: ms(2_200), gives: .write(me, expectedRevision: 2)),
         ]),
-        Scenario(name: "refused after a renewal nobody took: someone else moved the key on, and the leader follows at once", steps: leading() + [
-            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
-            .notTaken(at: ms(2_100)),
-            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+        Scenario(name: "refused after a renewal nobody took: someone else moved the key on, and the leader follows at once", steps: retryingALostRenewal(.notTaken(at: ms(2_100))) + [
             .refused(at: ms(2_200)),
             .role(.follower), .release(nil),
         ]),
-        Scenario(name: "a refusal after answered writes still unseats the leader at once", steps: leading() + [
-            .next(at: .seconds(2), gives: .write(me, expectedRevision: 1)),
-            .failed(at: ms(2_100)),
-            .next(at: ms(2_100), gives: .write(me, expectedRevision: 1)),
+        Scenario(name: "a refusal after answered writes still unseats the leader at once", steps: retryingALostRenewal() + [
             .written(revision: 2, at: ms(2_200)),
             .next(at: ms(4_200), gives: .write(me, expectedRevision: 2)),
             .refused(at: ms(4_300)),

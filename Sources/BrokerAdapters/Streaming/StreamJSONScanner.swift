@@ -171,29 +171,31 @@ public struct StreamJSONScanner {
 
     /// A string value; nil (value skipped) if the value is not a string.
     mutating func string() throws(Failure) -> String? {
-        guard peek() == UInt8(ascii: "\"") else {
-            try skipValue()
-            return nil
+        guard let content = try stringContent() else { return nil }
+        if !content.escaped {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[content.start..<content.end]), as: UTF8.self)
         }
-        let start = index + 1
-        let (end, escaped) = try stringEnd()
-        if !escaped {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        }
-        return try unescaped(from: start, to: end)
+        return try unescaped(from: content.start, to: content.end)
     }
 
     /// A string value read as an RFC 3339 date-time (`RFC3339`) from its bytes in place; nil if the
     /// value is not a string (skipped) or not a valid date-time. An escaped string is unescaped first.
     mutating func rfc3339Date() throws(Failure) -> Date? {
+        guard let content = try stringContent() else { return nil }
+        if content.escaped { return RFC3339.date(from: try unescaped(from: content.start, to: content.end)) }
+        return RFC3339.instant(utf8: UnsafeBufferPointer(rebasing: bytes[content.start..<content.end]))?.date
+    }
+
+    /// Where a string value's text lies between its quotes, and whether it has escapes, the scanner left
+    /// past the closing quote; nil (value skipped) if the value is not a string.
+    private mutating func stringContent() throws(Failure) -> (start: Int, end: Int, escaped: Bool)? {
         guard peek() == UInt8(ascii: "\"") else {
             try skipValue()
             return nil
         }
         let start = index + 1
         let (end, escaped) = try stringEnd()
-        if escaped { return RFC3339.date(from: try unescaped(from: start, to: end)) }
-        return RFC3339.instant(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]))?.date
+        return (start, end, escaped)
     }
 
     /// An array of strings; nil (value skipped) if the value is not an array. Non-string elements are
