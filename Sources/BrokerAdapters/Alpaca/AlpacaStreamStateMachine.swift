@@ -19,6 +19,7 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
     }
 
     static let brokerName = "alpaca"
+    typealias Decoder = AlpacaStreamDecoder
     static let connectionLimit = "Alpaca allows one connection per key: close the other session"
     static let symbolLimit = "Alpaca's symbol limit for your plan is reached: remove symbols from the watchlist"
 
@@ -40,10 +41,6 @@ struct AlpacaStreamStateMachine: StreamSessionMachine {
         self.secretKey = secretKey
         self.credentialHint = credentialHint
         self.feed = feed
-    }
-
-    static func decode(_ text: String, into events: inout [AlpacaStreamEvent]) throws {
-        try AlpacaStreamDecoder.decode(text, into: &events)
     }
 
     mutating func receive(_ events: ArraySlice<AlpacaStreamEvent>, into actions: inout [StreamSessionAction]) {

@@ -13,6 +13,7 @@ import TextSafety
 /// the intermediate ones.
 struct FinnhubStreamStateMachine: StreamSessionMachine {
     static let brokerName = "finnhub"
+    typealias Decoder = FinnhubStreamDecoder
     static let symbolLimit = "Finnhub's symbol limit for your plan is reached (about 50 on the free plan): remove symbols from the watchlist"
 
     /// What the hub wants and Finnhub has not refused, newest last: the filter for trades (an unsubscribed
@@ -27,10 +28,6 @@ struct FinnhubStreamStateMachine: StreamSessionMachine {
     init(credentialHint: String, secrets: [String]) {
         self.credentialHint = credentialHint
         self.secrets = secrets.filter { !$0.isEmpty }
-    }
-
-    static func decode(_ text: String, into events: inout [FinnhubStreamEvent]) throws {
-        try FinnhubStreamDecoder.decode(text, into: &events)
     }
 
     mutating func receive(_ events: ArraySlice<FinnhubStreamEvent>, into actions: inout [StreamSessionAction]) {

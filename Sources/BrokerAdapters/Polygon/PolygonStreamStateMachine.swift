@@ -13,6 +13,7 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
     }
 
     static let brokerName = "polygon"
+    typealias Decoder = PolygonStreamDecoder
     static let connectionLimit = "Polygon allows one connection per asset class: close the other session"
 
     private(set) var phase = Phase.awaitingConnected
@@ -26,10 +27,6 @@ struct PolygonStreamStateMachine: StreamSessionMachine {
     init(apiKey: String, credentialHint: String) {
         self.apiKey = apiKey
         self.credentialHint = credentialHint
-    }
-
-    static func decode(_ text: String, into events: inout [PolygonStreamEvent]) throws {
-        try PolygonStreamDecoder.decode(text, into: &events)
     }
 
     mutating func receive(_ events: ArraySlice<PolygonStreamEvent>, into actions: inout [StreamSessionAction]) {

@@ -8,13 +8,12 @@ import Domain
 /// two allocations and frees per message, a tenth of the market-data thread's instructions.
 protocol StreamSessionMachine: Sendable {
     associatedtype Event: Sendable
+    /// The broker's frame decoder: a pure function, so the session runs it outside its lock. On a throw
+    /// the events it appended before stay; the session drops them.
+    associatedtype Decoder: StreamFrameDecoder where Decoder.Event == Event
 
     /// Names the broker in error descriptions ("polygon stream: …").
     static var brokerName: String { get }
-
-    /// Appends the events of one text frame to `events`. Runs outside the session's lock, so it must not
-    /// touch state. On a throw the events appended before it stay; the caller drops them.
-    static func decode(_ text: String, into events: inout [Event]) throws
 
     /// Feeds decoded events to the machine, appending what it asks for to `actions`, in order.
     mutating func receive(_ events: ArraySlice<Event>, into actions: inout [StreamSessionAction])
@@ -25,9 +24,7 @@ protocol StreamSessionMachine: Sendable {
 extension StreamSessionMachine {
     /// One text frame's events.
     static func decode(_ text: String) throws -> [Event] {
-        var events: [Event] = []
-        try decode(text, into: &events)
-        return events
+        try Decoder.decode(text)
     }
 
     /// What the machine asks for after `events`.

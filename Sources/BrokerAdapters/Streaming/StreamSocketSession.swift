@@ -136,7 +136,7 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
             guard case .text(let text) = message else { continue }
             let start = decoded.count
             do {
-                try Machine.decode(text, into: &decoded)
+                try Machine.Decoder.decode(text, into: &decoded)
                 frames.append(.events(end: decoded.count))
             } catch {
                 decoded.removeSubrange(start...)

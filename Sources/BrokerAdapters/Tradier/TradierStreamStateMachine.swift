@@ -13,6 +13,7 @@ import TextSafety
 /// `StreamQuoteBook` rules; the cumulative volume of trades and the previous close of summaries ride along.
 struct TradierStreamStateMachine: StreamSessionMachine {
     static let brokerName = "tradier"
+    typealias Decoder = TradierStreamDecoder
     /// Tradier refuses an empty list; Lean sends this placeholder to unsubscribe from everything [M].
     static let emptyPlaceholder = "$empty$"
     static let sandboxHint = "Tradier's sandbox does not stream market data: use a production token"
@@ -44,10 +45,6 @@ struct TradierStreamStateMachine: StreamSessionMachine {
         self.isSandbox = isSandbox
         self.secrets = ([sessionID] + secrets).filter { !$0.isEmpty }
         self.now = now
-    }
-
-    static func decode(_ text: String, into events: inout [TradierStreamEvent]) throws {
-        try TradierStreamDecoder.decode(text, into: &events)
     }
 
     mutating func receive(_ events: ArraySlice<TradierStreamEvent>, into actions: inout [StreamSessionAction]) {
