@@ -338,6 +338,8 @@ struct WatchlistTable {
             return index
         }
 
+        /// `ServiceBranding`'s `==`, field by field: every field it has must be here (a test holds the
+        /// list). `==` through these pointers still copied both brandings first.
         private static func same(_ branding: UnsafePointer<ServiceBranding>, as slot: UnsafePointer<WatchlistRows.Slot>) -> Bool {
             branding.pointee.id == slot.pointee.branding.id && branding.pointee.name == slot.pointee.branding.name
                 && branding.pointee.glyph == slot.pointee.branding.glyph && branding.pointee.color == slot.pointee.branding.color
