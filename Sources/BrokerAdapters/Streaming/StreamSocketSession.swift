@@ -127,20 +127,17 @@ final class StreamSocketSession<Machine: StreamSessionMachine>: QuoteStreamSessi
 
     /// Decodes a read's messages, outside the session's lock, into `decoded` and `frames` (emptied first).
     /// Both brokers send JSON text; binary would be MessagePack, which we never ask for. A frame that
-    /// does not decode is skipped (see `receive(frame:)`); the connection's own faults, which `messages`
-    /// throws, are what end the session.
+    /// does not decode is skipped (see `StreamSessionMachine.decode(frame:into:)`); the connection's own
+    /// faults, which `messages` throws, are what end the session.
     private static func decode(_ messages: [WebSocketMessage], into decoded: inout [Machine.Event], frames: inout [DecodedFrame]) {
         decoded.removeAll(keepingCapacity: true)
         frames.removeAll(keepingCapacity: true)
         for message in messages {
             guard case .text(let text) = message else { continue }
-            let start = decoded.count
-            do {
-                try Machine.Decoder.decode(text, into: &decoded)
+            if let skipped = Machine.decode(frame: text, into: &decoded) {
+                frames.append(.skipped(skipped))
+            } else {
                 frames.append(.events(end: decoded.count))
-            } catch {
-                decoded.removeSubrange(start...)
-                frames.append(.skipped(Machine.skipped(error)))
             }
         }
     }

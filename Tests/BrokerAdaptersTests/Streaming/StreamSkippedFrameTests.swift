@@ -10,8 +10,17 @@ import Testing
     /// A frame cut off in a string that holds a secret: the reason must not echo it.
     private static let brokenFrame = #"[{"ev":"T","sym":"AAPL","token":"s3cret-\#u{1B}[2J"#
 
+    /// One frame through the machine as the session feeds it: decoded, or reported skipped.
+    private static func frame<M: StreamSessionMachine>(_ machine: inout M, _ text: String) -> [StreamSessionAction] {
+        var events: [M.Event] = []
+        if let skipped = M.decode(frame: text, into: &events) { return [skipped] }
+        var actions: [StreamSessionAction] = []
+        machine.receive(events[...], into: &actions)
+        return actions
+    }
+
     private static func skipped<M: StreamSessionMachine>(_ machine: inout M, _ text: String) -> String? {
-        let actions = machine.receive(frame: Result { try M.decode(text) })
+        let actions = frame(&machine, text)
         guard actions.count == 1, case .emit(.skippedFrame(let reason)) = actions[0] else {
             Issue.record("expected one skipped frame, got \(actions)")
             return nil
@@ -29,13 +38,13 @@ import Testing
 
     @Test func polygonSkipsTheFrameAndDecodesTheNext() {
         var machine = PolygonStreamStateMachine(apiKey: "k", credentialHint: "check POLYGON_API_KEY")
-        _ = machine.receive(frame: Result { try PolygonStreamStateMachine.decode(#"[{"ev":"status","status":"connected"}]"#) })
-        _ = machine.receive(frame: Result { try PolygonStreamStateMachine.decode(#"[{"ev":"status","status":"auth_success"}]"#) })
+        _ = Self.frame(&machine, #"[{"ev":"status","status":"connected"}]"#)
+        _ = Self.frame(&machine, #"[{"ev":"status","status":"auth_success"}]"#)
         _ = machine.subscribe(["AAPL"])
 
         Self.checkReason(Self.skipped(&machine, Self.brokenFrame))
 
-        let next = machine.receive(frame: Result { try PolygonStreamStateMachine.decode(#"[{"ev":"T","sym":"AAPL","p":190.5,"t":1700000000000}]"#) })
+        let next = Self.frame(&machine, #"[{"ev":"T","sym":"AAPL","p":190.5,"t":1700000000000}]"#)
         #expect(next.contains { if case .emit(.quote(let quote)) = $0 { quote.last == exactDecimal("190.5") } else { false } }, "\(next)")
     }
 
@@ -45,7 +54,7 @@ import Testing
 
         Self.checkReason(Self.skipped(&machine, "{\"type\":\"trade\",\"data\":[{\"s\":\"AAPL\",\"p\":1"))
 
-        let next = machine.receive(frame: Result { try FinnhubStreamStateMachine.decode(#"{"type":"trade","data":[{"s":"AAPL","p":190.5,"t":1700000000000}]}"#) })
+        let next = Self.frame(&machine, #"{"type":"trade","data":[{"s":"AAPL","p":190.5,"t":1700000000000}]}"#)
         #expect(next == [.emit(.quote(CommonQuote(symbol: "AAPL", last: exactDecimal("190.5"), timestamp: Date(timeIntervalSince1970: 1_700_000_000))))])
     }
 
