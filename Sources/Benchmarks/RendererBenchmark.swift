@@ -90,7 +90,7 @@ struct RendererBenchmark: Sendable {
             let compose = medianTime { _ = WatchlistScreen.render(detailAfter, size: Self.typical, now: Self.now, options: Self.options) }
             let old = WatchlistScreen.render(detailBefore, size: Self.typical, now: Self.now, options: Self.options)
             let new = WatchlistScreen.render(detailAfter, size: Self.typical, now: Self.now, options: Self.options)
-            let diff = medianTime { _ = FrameDiff.runs(from: old, to: new) }
+            let diff = medianTime { _ = FrameDiff.spans(from: old, to: new) }
             figures.add("render.detail.composeMilliseconds", compose * 1e3)
             figures.add("render.detail.diffMilliseconds", diff * 1e3)
             figures.add("render.detail.frameMilliseconds", (compose + diff) * 1e3)
@@ -147,10 +147,11 @@ struct RendererBenchmark: Sendable {
         WatchlistScreen.render(live.state, size: size, now: live.now, options: options, viewport: &viewport, layout: &layout, cache: &cache)
     }
 
-    /// How many runs of cells changed from `previous` to `frame`.
+    /// How many runs of cells changed from `previous` to `frame` (their places, as the curses screen
+    /// takes them).
     @inline(never)
     static func diffFrames(_ previous: ScreenBuffer, _ frame: ScreenBuffer) -> Int {
-        FrameDiff.runs(from: previous, to: frame).count
+        FrameDiff.spans(from: previous, to: frame).count
     }
 
     /// Seconds per call, median over repeated calls within the window.

@@ -11,12 +11,13 @@ struct CursesFrameWriter: Sendable {
         onScreen = nil
     }
 
-    /// The runs to draw to go from what is on screen to `next`, which becomes what is on screen.
-    /// The diff itself is TerminalUI's `FrameDiff`, the same one the benchmarks measure.
-    mutating func changes(to next: ScreenBuffer) -> [CellRun] {
-        let runs = FrameDiff.runs(from: onScreen, to: next)
+    /// Where `next` differs from what is on screen (its cells to draw are read from `next`), which
+    /// becomes what is on screen. The diff itself is TerminalKit's `FrameDiff`, the same one the
+    /// benchmarks measure.
+    mutating func changes(to next: ScreenBuffer) -> [CellSpan] {
+        let spans = FrameDiff.spans(from: onScreen, to: next)
         onScreen = next
-        return runs
+        return spans
     }
 
     /// `buffer` cut or padded with blanks to `size`: the app may render for a size that just changed.

@@ -7,6 +7,11 @@ enum CursesGlyph {
     /// A cell is one column wide: a character the terminal would draw wider or not at all (an emoji,
     /// a control, anything the locale cannot show, where `width` answers -1) becomes "?" so the grid
     /// never shifts. `width` is `wcwidth` in production.
+    /// `scalars(for:width:)` of a character of one scalar, without an array: what almost every cell holds.
+    static func scalar(_ value: UInt32, width: (UInt32) -> Int32) -> UInt32 {
+        width(value) == 1 ? value : replacement[0]
+    }
+
     static func scalars(for character: Character, width: (UInt32) -> Int32) -> [UInt32] {
         let values = character.unicodeScalars.map(\.value)
         guard let first = values.first, values.count <= maximumScalars, width(first) == 1 else { return replacement }

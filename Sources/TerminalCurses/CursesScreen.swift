@@ -21,8 +21,10 @@ final class CursesScreen {
     private var pairs: CursesColorPairTable
     private var writer = CursesFrameWriter()
     private var cursorVisible = false
-    /// Scratch for `draw(_ run:)`.
+    /// Scratch for `draw(_:of:)`.
     private var runCells: [cchar_t] = []
+    /// `look(_:)`'s last answer; forgotten when the color pairs are made anew.
+    private var lastLook: (styleBits: UInt64, attributes: attr_t, pair: Int16)?
     private var isOpen = true
 
     /// Used when terminfo lacks a capability: leave the alternate screen, show the cursor, reset attributes.
@@ -103,11 +105,11 @@ final class CursesScreen {
         if frame.colorDefinitions != definitions { define(frame.colorDefinitions) }
         let frame = CursesFrameWriter.fitted(frame, to: size)
         let cursorBefore = writer.onScreen?.cursor
-        let runs = writer.changes(to: frame)
+        let spans = writer.changes(to: frame)
         let cursorMoved = cursorBefore?.column != frame.cursor?.column || cursorBefore?.row != frame.cursor?.row
-        guard !runs.isEmpty || cursorMoved else { return false }
-        for run in runs {
-            draw(run)
+        guard !spans.isEmpty || cursorMoved else { return false }
+        for span in spans {
+            draw(span, of: frame)
         }
         if let cursor = frame.cursor {
             if !cursorVisible { curs_set(1); cursorVisible = true }
@@ -121,31 +123,45 @@ final class CursesScreen {
         return true
     }
 
-    private func draw(_ run: CellRun) {
-        let style = CursesCellStyle(run.style, colorMode: colorMode)
-        let attributes = attributes(style.attributes)
-        let pair = pairNumber(style.colors)
-        // Runs are mostly digits and letters: those skip the per-character arrays (a frame's runs cost
-        // more in allocations than in curses otherwise). `runCells` is reused from run to run.
-        runCells.removeAll(keepingCapacity: true)
-        var ascii: (wchar_t, wchar_t) = (0, 0)
-        for character in run.text {
-            var cell = cchar_t()
-            if let value = character.asciiValue, value >= 0x20, value < 0x7F {
-                ascii.0 = wchar_t(value)
-                _ = withUnsafePointer(to: &ascii) { pointer in
-                    pointer.withMemoryRebound(to: wchar_t.self, capacity: 2) { setcchar(&cell, $0, attributes, pair, nil) }
+    /// Writes `span`'s cells of `frame` to curses' screen, read from the frame's codes: a string per
+    /// span, iterated again by character, cost more than the curses calls.
+    private func draw(_ span: CellSpan, of frame: ScreenBuffer) {
+        frame.withCodes(row: span.row, columns: span.column..<(span.column + span.width)) { codes in
+            guard let first = codes.first else { return }
+            let (attributes, pair) = look(CellCode.styleBits(of: first))
+            // `runCells` is reused from span to span: a frame's spans cost more in allocations than in
+            // curses otherwise.
+            runCells.removeAll(keepingCapacity: true)
+            var single: (wchar_t, wchar_t) = (0, 0)
+            for code in codes {
+                var cell = cchar_t()
+                let value = CellCode.character(of: code)
+                if value < CellCode.graphemeBase, Unicode.Scalar(value) != nil {
+                    single.0 = wchar_t(bitPattern: value >= 0x20 && value < 0x7F ? value : CursesGlyph.scalar(value, width: { cb_wcwidth($0) }))
+                    _ = withUnsafePointer(to: &single) { pointer in
+                        pointer.withMemoryRebound(to: wchar_t.self, capacity: 2) { setcchar(&cell, $0, attributes, pair, nil) }
+                    }
+                } else {
+                    var wide = CursesGlyph.scalars(for: frame.character(of: code), width: { cb_wcwidth($0) })
+                        .map { wchar_t(bitPattern: $0) }
+                    wide.append(0)
+                    _ = setcchar(&cell, wide, attributes, pair, nil)
                 }
-            } else {
-                var wide = CursesGlyph.scalars(for: character, width: { cb_wcwidth($0) })
-                    .map { wchar_t(bitPattern: $0) }
-                wide.append(0)
-                _ = setcchar(&cell, wide, attributes, pair, nil)
+                runCells.append(cell)
             }
-            runCells.append(cell)
+            // add_wchnstr neither wraps nor scrolls, so the bottom-right cell is safe to write.
+            _ = mvwadd_wchnstr(cb_stdscr(), Int32(span.row), Int32(span.column), runCells, Int32(runCells.count))
         }
-        // add_wchnstr neither wraps nor scrolls, so the bottom-right cell is safe to write.
-        _ = mvwadd_wchnstr(cb_stdscr(), Int32(run.row), Int32(run.column), runCells, Int32(runCells.count))
+    }
+
+    /// The curses attributes and color pair of cells of `styleBits` (`CellCode.styleBits`), the last
+    /// answer kept: a row's spans mostly share one style.
+    private func look(_ styleBits: UInt64) -> (attr_t, Int16) {
+        if let lastLook, lastLook.styleBits == styleBits { return (lastLook.attributes, lastLook.pair) }
+        let style = CursesCellStyle(CellCode.style(of: styleBits), colorMode: colorMode)
+        let answer = (attributes(style.attributes), pairNumber(style.colors))
+        lastLook = (styleBits, answer.0, answer.1)
+        return answer
     }
 
     private func attributes(_ attributes: CursesCellStyle.Attributes) -> attr_t {
@@ -186,6 +202,7 @@ final class CursesScreen {
             }
         }
         pairs = CursesColorPairTable(capacity: pairs.capacity)
+        lastLook = nil
         invalidate()
     }
 

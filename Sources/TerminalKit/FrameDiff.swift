@@ -10,14 +10,19 @@ public enum FrameDiff {
     /// Runs of changed cells (same row, contiguous, same style) to turn `old` into `new`. nil old or a
     /// size change ⇒ every cell. Identical frames ⇒ []. The cursor is not part of the diff.
     public static func runs(from old: ScreenBuffer?, to new: ScreenBuffer) -> [CellRun] {
+        spans(from: old, to: new).map { run(of: $0, in: new) }
+    }
+
+    /// The runs' places in `new`, without their text: what the curses screen draws from, reading each
+    /// cell's code from the frame.
+    public static func spans(from old: ScreenBuffer?, to new: ScreenBuffer) -> [CellSpan] {
         let columns = new.size.columns
         guard columns > 0, new.size.rows > 0 else { return [] }
-        var result: [CellRun] = []
+        var result: [CellSpan] = []
         var changed = [Bool](repeating: true, count: columns)
-        var text: [UInt8] = []
         guard let old, old.size == new.size else {
             for row in 0..<new.size.rows {
-                appendRuns(row: row, in: new, changed: changed, text: &text, to: &result)
+                appendSpans(row: row, in: new, changed: changed, to: &result)
             }
             return result
         }
@@ -38,29 +43,39 @@ public enum FrameDiff {
                             any = any || differs
                         }
                     }
-                    if any { appendRuns(row: row, in: new, changed: changed, text: &text, to: &result) }
+                    if any { appendSpans(row: row, in: new, changed: changed, to: &result) }
                 }
             }
         }
         return result
     }
 
-    private static func appendRuns(row: Int, in frame: ScreenBuffer, changed: [Bool], text: inout [UInt8], to result: inout [CellRun]) {
+    /// `span`'s cells in `frame` as text, one character per cell, in the span's style.
+    public static func run(of span: CellSpan, in frame: ScreenBuffer) -> CellRun {
+        var text: [UInt8] = []
+        var style = Style.plain
+        frame.withCodes(row: span.row, columns: span.column..<(span.column + span.width)) { codes in
+            guard let first = codes.first else { return }
+            style = CellCode.style(of: first)
+            for code in codes {
+                let value = CellCode.character(of: code)
+                if value < 0x80 {
+                    text.append(UInt8(truncatingIfNeeded: value))
+                } else if value < CellCode.graphemeBase, let scalar = Unicode.Scalar(value) {
+                    text.append(contentsOf: UTF8.encode(scalar)!)
+                } else {
+                    text.append(contentsOf: frame.character(of: code).utf8)
+                }
+            }
+        }
+        return CellRun(row: span.row, column: span.column, text: String(decoding: text, as: UTF8.self), style: style)
+    }
+
+    private static func appendSpans(row: Int, in frame: ScreenBuffer, changed: [Bool], to result: inout [CellSpan]) {
         let columns = frame.size.columns
         let rowStart = row * columns
         let codes = frame.codes
         func style(_ x: Int) -> UInt64 { CellCode.styleBits(of: codes[rowStart + x]) }
-        func appendCharacter(_ x: Int) {
-            let code = codes[rowStart + x]
-            let value = CellCode.character(of: code)
-            if value < 0x80 {
-                text.append(UInt8(truncatingIfNeeded: value))
-            } else if value < CellCode.graphemeBase, let scalar = Unicode.Scalar(value) {
-                text.append(contentsOf: UTF8.encode(scalar)!)
-            } else {
-                text.append(contentsOf: frame.character(of: code).utf8)
-            }
-        }
 
         var x = 0
         while x < columns {
@@ -69,12 +84,9 @@ public enum FrameDiff {
                 continue
             }
             let runStyle = style(x)
-            text.removeAll(keepingCapacity: true)
-            appendCharacter(x)
             var end = x + 1
             while end < columns {
                 if changed[end], style(end) == runStyle {
-                    appendCharacter(end)
                     end += 1
                     continue
                 }
@@ -84,11 +96,9 @@ public enum FrameDiff {
                     gapEnd += 1
                 }
                 guard gapEnd > end, gapEnd < columns, changed[gapEnd], style(gapEnd) == runStyle else { break }
-                for gap in end..<gapEnd { appendCharacter(gap) }
                 end = gapEnd
             }
-            let string = String(decoding: text, as: UTF8.self)
-            result.append(CellRun(row: row, column: x, text: string, style: CellCode.style(of: runStyle)))
+            result.append(CellSpan(row: row, column: x, width: end - x))
             x = end
         }
     }

@@ -204,6 +204,16 @@ public struct ScreenBuffer: Sendable, Hashable {
         return (row * size.columns + start)..<(row * size.columns + stop)
     }
 
+    /// The packed cells of `columns` in `row`, clipped to the screen, read in place: for a renderer
+    /// that draws them one by one. A code of several scalars (`CellCode.isGrapheme`) means something
+    /// only to this frame's `character(of:)`.
+    public func withCodes<Result>(row: Int, columns: Range<Int>, _ body: (UnsafeBufferPointer<UInt64>) -> Result) -> Result {
+        guard let range = cellRange(row: row, from: columns.lowerBound, to: columns.upperBound) else {
+            return body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return codes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// The packed cells of `row` (`size.columns` codes), for a view that keeps a drawn row to put back on a
     /// later frame (`setRowCodes(_:to:)`); nil when the row holds a character of several scalars, whose
     /// code points into this frame's own table and means nothing in another frame.

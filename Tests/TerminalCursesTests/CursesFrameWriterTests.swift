@@ -17,7 +17,7 @@ import TerminalKit
         var writer = CursesFrameWriter()
         #expect(writer.changes(to: frame(["ab"])).count == 2)
         #expect(writer.changes(to: frame(["ab"])).isEmpty)
-        #expect(writer.changes(to: frame(["ac"])) == [CellRun(row: 0, column: 1, text: "c", style: .plain)])
+        #expect(writer.changes(to: frame(["ac"])) == [CellSpan(row: 0, column: 1, width: 1)])
         writer.invalidate()
         #expect(writer.onScreen == nil)
         #expect(writer.changes(to: frame(["ac"])).count == 2)

@@ -28,4 +28,11 @@ import Testing
         #expect(CursesGlyph.scalars(for: "\u{7}", width: width) == CursesGlyph.replacement)
         #expect(CursesGlyph.scalars(for: "e\u{301}\u{302}\u{303}\u{304}\u{305}", width: width) == CursesGlyph.replacement)
     }
+
+    @Test func aCellOfOneScalarGetsWhatItsCharacterWould() {
+        for value: UInt32 in [0x61, 0x20, 0x25B2, 0x7, 0x7F, 0x9B, 0x301, 0x4E2D, 0x1F600, 0xE9] {
+            let character = Character(Unicode.Scalar(value)!)
+            #expect([CursesGlyph.scalar(value, width: width)] == CursesGlyph.scalars(for: character, width: width), "U+\(String(value, radix: 16))")
+        }
+    }
 }

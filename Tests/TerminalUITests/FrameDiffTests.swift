@@ -77,4 +77,21 @@ import TerminalKit
         #expect(screen.lines == new.lines)
         #expect(screen.allCells == new.allCells)
     }
+
+    @Test func spansAreTheRunsPlacesAndTheirCellsReadBackAsTheRunsText() {
+        var old = ScreenBuffer(size: ScreenSize(columns: 12, rows: 2))
+        old.write("ab é 12.5", column: 0, row: 0)
+        var new = old
+        new[0, 0] = Cell("🇩🇪")
+        new[3, 0] = Cell("e\u{301}", style: Style(bold: true))
+        new.write("▲ 12.6", column: 5, row: 0)
+        new.write("x\u{7}y", column: 9, row: 1, style: Style(foreground: TerminalColor(index: 2)))
+        for previous in [old, nil] {
+            let spans = FrameDiff.spans(from: previous, to: new)
+            let runs = FrameDiff.runs(from: previous, to: new)
+            #expect(spans.map { FrameDiff.run(of: $0, in: new) } == runs)
+            #expect(spans == runs.map { CellSpan(row: $0.row, column: $0.column, width: $0.width) })
+        }
+        #expect(FrameDiff.runs(from: old, to: new).map(\.text) == ["🇩🇪", "e\u{301}", "▲ 12.6", "x\u{FFFD}y"])
+    }
 }

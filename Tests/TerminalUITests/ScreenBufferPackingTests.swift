@@ -109,4 +109,19 @@ import TerminalKit
             #expect(count == expected.count)
         }
     }
+
+    @Test func codesAreReadInPlaceWithinTheScreen() {
+        var buffer = ScreenBuffer(size: ScreenSize(columns: 4, rows: 2))
+        buffer.write("abcd", column: 0, row: 1, style: Style(bold: true))
+        func characters(row: Int, columns: Range<Int>) -> String {
+            buffer.withCodes(row: row, columns: columns) { codes in
+                String(String.UnicodeScalarView(codes.map { Unicode.Scalar(CellCode.character(of: $0))! }))
+            }
+        }
+        #expect(characters(row: 1, columns: 1..<3) == "bc")
+        #expect(characters(row: 1, columns: -2..<9) == "abcd")
+        #expect(characters(row: 2, columns: 0..<4) == "")
+        #expect(characters(row: 1, columns: 4..<6) == "")
+        #expect(buffer.withCodes(row: 1, columns: 0..<1) { CellCode.style(of: $0[0]) } == Style(bold: true))
+    }
 }
