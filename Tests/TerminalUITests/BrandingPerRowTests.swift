@@ -30,4 +30,15 @@ import Testing
         #expect(aapl.contains("α Alpha Demo"), "\(aapl)")
         #expect(msft.contains("\(other.glyph) \(other.name)"), "\(msft)")
     }
+
+    @Test func aLongerNameOnALaterRowOfTheSameBrokerIsNotCut() {
+        let longer = ServiceBranding(id: "demo-alpha", name: "Alpha Demo Extended", glyph: "α", color: .cyan)
+        let rows = [
+            WatchlistFixture.row("AAPL", WatchlistFixture.alpha, last: "189.84"),
+            WatchlistFixture.row("MSFT", longer, last: "402.12"),
+        ]
+        let lines = WatchlistFixture.render(WatchlistFixture.state(rows: rows), columns: 120, rows: 12).lines
+        let msft = lines.first { $0.contains("MSFT") } ?? ""
+        #expect(msft.contains("α Alpha Demo Extended "), "\(msft)")
+    }
 }

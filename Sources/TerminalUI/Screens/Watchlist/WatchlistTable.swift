@@ -440,23 +440,24 @@ struct WatchlistTable {
     /// that scrolling never shifts the columns.
     static func slotWidths(of rows: WatchlistRows) -> (symbol: Int, brokerName: Int) {
         var symbolWidth = 0
-        // The first row of each broker names it, as brokers are few: a list beats hashing each id.
-        var brokerNameWidths: [(id: String, width: Int)] = []
+        // Each name is measured once, as brokers are few: a list beats hashing. By name, not by broker
+        // id: rows of one broker may carry brandings of their own (`FormattedRows.brandIndex(of:)`),
+        // and a longer name on a later row must fit too.
+        var brokerNameWidths: [(name: String, width: Int)] = []
+        func measure(_ name: String) {
+            guard !brokerNameWidths.contains(where: { $0.name == name }) else { return }
+            brokerNameWidths.append((name, TerminalText.cells(TerminalText.sanitize(name)).count))
+        }
         rows.slots.withUnsafeBufferPointer { rows in
             for row in rows.indices {
                 // Symbols are validated ASCII, so their length is their width.
                 symbolWidth = max(symbolWidth, rows[row].key.symbol.utf8.count)
-                if !brokerNameWidths.contains(where: { $0.id == rows[row].branding.id }) {
-                    let name = rows[row].branding.name
-                    brokerNameWidths.append((rows[row].branding.id, TerminalText.cells(TerminalText.sanitize(name)).count))
-                }
+                measure(rows[row].branding.name)
             }
         }
         // A per-symbol row names its freshest source, which may be any broker.
         if rows.mode == .perSymbol {
-            for broker in rows.groups.brokers where !brokerNameWidths.contains(where: { $0.id == broker.id }) {
-                brokerNameWidths.append((broker.id, TerminalText.cells(TerminalText.sanitize(broker.name)).count))
-            }
+            for broker in rows.groups.brokers { measure(broker.name) }
         }
         return (symbolWidth, brokerNameWidths.map(\.width).max() ?? 0)
     }
