@@ -19,31 +19,33 @@ public enum FrameDiff {
         let columns = new.size.columns
         guard columns > 0, new.size.rows > 0 else { return [] }
         var result: [CellSpan] = []
-        var changed = [Bool](repeating: true, count: columns)
-        guard let old, old.size == new.size else {
-            for row in 0..<new.size.rows {
-                appendSpans(row: row, in: new, changed: changed, to: &result)
-            }
-            return result
-        }
-        // Most rows of a frame are unchanged: compare them as memory first, cells only where they differ.
-        let exact = old.codesAreCells && new.codesAreCells
-        let rowBytes = columns * MemoryLayout<UInt64>.stride
-        old.codes.withUnsafeBufferPointer { oldCodes in
+        // Through buffers: on the arrays, each cell's read and write checked bounds and uniqueness.
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: columns) { changed in
+            changed.initialize(repeating: true)
             new.codes.withUnsafeBufferPointer { newCodes in
-                for row in 0..<new.size.rows {
-                    let start = row * columns
-                    if exact, memcmp(oldCodes.baseAddress! + start, newCodes.baseAddress! + start, rowBytes) == 0 { continue }
-                    var any = false
-                    // Through the buffer: `changed[x] = …` on the array checked its uniqueness once a cell.
-                    changed.withUnsafeMutableBufferPointer { changed in
+                guard let old, old.size == new.size else {
+                    for row in 0..<new.size.rows {
+                        appendSpans(row: row, codes: UnsafeBufferPointer(rebasing: newCodes[(row * columns)..<((row + 1) * columns)]), changed: changed, to: &result)
+                    }
+                    return
+                }
+                // Most rows of a frame are unchanged: compare them as memory first, cells only where they differ.
+                let exact = old.codesAreCells && new.codesAreCells
+                let rowBytes = columns * MemoryLayout<UInt64>.stride
+                old.codes.withUnsafeBufferPointer { oldCodes in
+                    for row in 0..<new.size.rows {
+                        let start = row * columns
+                        if exact, memcmp(oldCodes.baseAddress! + start, newCodes.baseAddress! + start, rowBytes) == 0 { continue }
+                        var any = false
                         for x in 0..<columns {
                             let differs = exact ? oldCodes[start + x] != newCodes[start + x] : !new.sameCell(at: start + x, as: old)
                             changed[x] = differs
                             any = any || differs
                         }
+                        if any {
+                            appendSpans(row: row, codes: UnsafeBufferPointer(rebasing: newCodes[start..<(start + columns)]), changed: changed, to: &result)
+                        }
                     }
-                    if any { appendSpans(row: row, in: new, changed: changed, to: &result) }
                 }
             }
         }
@@ -71,11 +73,12 @@ public enum FrameDiff {
         return CellRun(row: span.row, column: span.column, text: String(decoding: text, as: UTF8.self), style: style)
     }
 
-    private static func appendSpans(row: Int, in frame: ScreenBuffer, changed: [Bool], to result: inout [CellSpan]) {
-        let columns = frame.size.columns
-        let rowStart = row * columns
-        let codes = frame.codes
-        func style(_ x: Int) -> UInt64 { CellCode.styleBits(of: codes[rowStart + x]) }
+    /// The spans of one row, from its cells' codes and which of them changed.
+    private static func appendSpans(
+        row: Int, codes: UnsafeBufferPointer<UInt64>, changed: UnsafeMutableBufferPointer<Bool>, to result: inout [CellSpan]
+    ) {
+        let columns = codes.count
+        func style(_ x: Int) -> UInt64 { CellCode.styleBits(of: codes[x]) }
 
         var x = 0
         while x < columns {
