@@ -62,7 +62,7 @@ public enum WatchlistScreen {
             TooSmallNotice(minimum: minimumSize, palette: palette).draw(into: &buffer)
             return buffer
         }
-        let market = options.market?.state(at: now)
+        let market = options.market.map { cache.marketState($0, at: now) }
         let footerRow = size.rows - 1
         let statusRow = footerRow - statusHeight(of: state, size: size, now: now)
         // Full screens take the place of the table; header, status line and footer stay.

@@ -263,4 +263,31 @@ import Testing
             }
         }
     }
+
+    /// The kept market state is the calendar's at every instant: across a week's phases and their
+    /// boundaries, back in time, and for another calendar.
+    @Test func theKeptMarketStateIsTheCalendarsAtEveryInstant() throws {
+        var cache = WatchlistTableCache()
+        let calendar = NYSECalendar.standard
+        // Thursday 2026-11-26 is Thanksgiving (closed), Friday closes early, then a weekend, then a full Monday.
+        var instants: [Date] = []
+        let start = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(
+            timeZone: TimeZone(identifier: "UTC"), year: 2026, month: 11, day: 25, hour: 12)))
+        var instant = start
+        while instant < start.addingTimeInterval(6 * 86_400) {
+            instants.append(instant)
+            let state = calendar.state(at: instant)
+            instants += [state.nextChange.addingTimeInterval(-0.001), state.nextChange]
+            instant = instant.addingTimeInterval(7 * 60)
+        }
+        instants += [start.addingTimeInterval(86_400 * 2), start]  // and back
+        for instant in instants {
+            #expect(cache.marketState(calendar, at: instant) == calendar.state(at: instant), "\(instant)")
+        }
+        let monday = start.addingTimeInterval(5 * 86_400 + 3 * 3_600)  // 2026-11-30 15:00 UTC, 10:00 in New York
+        #expect(cache.marketState(calendar, at: monday).phase == .open)
+        let closedMonday = NYSECalendar(specialClosures: [CivilDate(2026, 11, 30): "a day of mourning"])
+        #expect(cache.marketState(closedMonday, at: monday) == closedMonday.state(at: monday))
+        #expect(cache.marketState(closedMonday, at: monday).phase == .closed)
+    }
 }

@@ -49,6 +49,22 @@ public struct WatchlistTableCache: Sendable {
         return palette
     }
 
+    // MARK: The market's state, which changes a few times a day
+
+    private var keptMarket: (calendar: NYSECalendar, state: MarketState)?
+
+    /// `calendar.state(at:)`, worked out again only once `now` leaves the phase the last answer
+    /// described: a state holds from its `since` until its `nextChange` (working it out took about 9k
+    /// instructions a frame, the New York wall clock and the trading days around it).
+    mutating func marketState(_ calendar: NYSECalendar, at now: Date) -> MarketState {
+        if let keptMarket, keptMarket.state.since <= now, now < keptMarket.state.nextChange, keptMarket.calendar == calendar {
+            return keptMarket.state
+        }
+        let state = calendar.state(at: now)
+        keptMarket = (calendar, state)
+        return state
+    }
+
     // MARK: The columns and their headings, which change when a width on screen does
 
     /// What `ColumnLayout.fit` lays the columns out from.
