@@ -12,13 +12,15 @@ import TerminalUI
     /// Renders `state` as the app's frame loop does (the viewport kept from the frame before) and makes
     /// `RowsOnScreen` of what it drew. The fixture's 12 rows are AAPL, MSFT, NVDA and ZZZZ at three
     /// brokers each; an 80x10 terminal shows six of them.
-    static func drawn(_ state: WatchlistViewState, columns: Int = 80, rows: Int = 10, selecting selected: Int? = nil) -> RowsOnScreen? {
+    static func drawn(
+        _ state: WatchlistViewState, columns: Int = 80, rows: Int = 10, selecting selected: Int? = nil, after previous: RowsOnScreen? = nil
+    ) -> RowsOnScreen? {
         var viewport = TableViewport()
         var layout = WatchlistLayout()
         var state = state
         if let selected { state.selectedIndex = selected }
         _ = WatchlistScreen.render(state, size: ScreenSize(columns: columns, rows: rows), now: F.now, options: F.utc, viewport: &viewport, layout: &layout)
-        return RowsOnScreen(state, layout: layout, now: F.now)
+        return RowsOnScreen(state, layout: layout, now: F.now, previous: previous)
     }
 
     static func update(_ symbol: String, broker: ServiceBranding = F.beta) -> MarketUpdate {
@@ -59,5 +61,17 @@ import TerminalUI
     @Test func aScreenInFrontOrNoTableShowsNoRowsToGoBy() {
         #expect(Self.drawn(F.state(front: .help)) == nil)
         #expect(Self.drawn(F.state(), columns: 20, rows: 5) == nil)
+    }
+
+    /// The frame before only saves work: a frame that drew other rows says so, one that drew the same
+    /// says the same.
+    @Test func aFrameAfterAnotherSaysWhatItDrewItself() throws {
+        let top = try #require(Self.drawn(F.state()))
+        let bottom = try #require(Self.drawn(F.state(), selecting: 11, after: top))
+        #expect(bottom == Self.drawn(F.state(), selecting: 11))
+        #expect(bottom.symbols.contains("ZZZZ"))
+        #expect(!bottom.symbols.contains("AAPL"))
+        #expect(Self.drawn(F.state(), after: bottom) == top)
+        #expect(Self.drawn(F.state(), after: top) == top)
     }
 }

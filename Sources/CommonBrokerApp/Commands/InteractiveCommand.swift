@@ -42,7 +42,8 @@ enum InteractiveCommand {
         // to the frames, not to the app state (TableViewport, WatchlistLayout). The color depth is
         // known once curses has started, before the first frame.
         // The table's cache of rows drawn on earlier frames (WatchlistTableCache) is frame state too.
-        let frames = Locked((viewport: TableViewport(), layout: WatchlistLayout(), depth: ColorDepth?.none, cache: WatchlistTableCache()))
+        let frames = Locked((
+            viewport: TableViewport(), layout: WatchlistLayout(), depth: ColorDepth?.none, cache: WatchlistTableCache(), shown: RowsOnScreen?.none))
         // Quotes only for rows off the screen draw no frame.
         let gate = FrameGate()
         let (events, input) = AsyncStream<AppEvent>.makeStream()
@@ -59,7 +60,8 @@ enum InteractiveCommand {
                     let buffer = WatchlistScreen.render(
                         view, size: size, now: now, options: options, viewport: &frames.viewport, layout: &frames.layout,
                         cache: &frames.cache)
-                    gate.frameDrew(RowsOnScreen(view, layout: frames.layout, now: now))
+                    frames.shown = RowsOnScreen(view, layout: frames.layout, now: now, previous: frames.shown)
+                    gate.frameDrew(frames.shown)
                     return buffer
                 }
             },

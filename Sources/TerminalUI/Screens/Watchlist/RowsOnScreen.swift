@@ -16,34 +16,57 @@ public struct RowsOnScreen: Sendable, Equatable {
     /// When the first of those rows stops flashing, if one flashes: the frame after that instant draws it
     /// plain, whatever quote asks for it (the next tick would, up to a second later).
     public let flashEnds: Date?
+    /// The symbols of the rows drawn, in their order: when the next frame draws the same ones, it takes
+    /// `symbols` from this frame instead of hashing every symbol into a set again.
+    private let order: [String]
 
     public init(symbols: Set<String>, flashEnds: Date?) {
+        self.init(symbols: symbols, flashEnds: flashEnds, order: [])
+    }
+
+    private init(symbols: Set<String>, flashEnds: Date?, order: [String]) {
         self.symbols = symbols
         self.flashEnds = flashEnds
+        self.order = order
+    }
+
+    /// What the frame showed; `order` only saves work.
+    public static func == (lhs: RowsOnScreen, rhs: RowsOnScreen) -> Bool {
+        lhs.symbols == rhs.symbols && lhs.flashEnds == rhs.flashEnds
     }
 
     /// The rows `layout` says the frame drew of `state`, at `now`; nil when no table was in front.
-    public init?(_ state: WatchlistViewState, layout: WatchlistLayout, now: Date) {
+    /// `previous`, what the frame before showed, only saves work.
+    public init?(_ state: WatchlistViewState, layout: WatchlistLayout, now: Date, previous: RowsOnScreen? = nil) {
         guard state.front == .watchlist, !layout.tableRows.isEmpty else { return nil }
         let rows = state.rows
         let drawn = min(max(0, layout.firstRow), rows.count)..<min(rows.count, max(0, layout.firstRow) + layout.tableRows.count)
-        var symbols = Set<String>(minimumCapacity: drawn.count)
+        var order: [String] = []
+        order.reserveCapacity(drawn.count)
         var flashEnds: Date?
         let brokers = rows.groups.brokers.count
+        let highlightFor = state.highlightFor
         rows.withRows { slots, entries in
-            func flashing(_ index: Int) {
-                guard index >= 0, index < entries.count, let changedAt = entries[index].lastChangeAt else { return }
-                let end = changedAt.addingTimeInterval(state.highlightFor)
-                if end > now, end < (flashEnds ?? .distantFuture) { flashEnds = end }
+            // The slots through a pointer (a copy of one is a dozen reference counts), and the earliest end
+            // as a value returned, not a captured variable written from a nested function.
+            func flashEnd(_ index: Int) -> Date? {
+                guard index >= 0, index < entries.count, let changedAt = entries[index].lastChangeAt else { return nil }
+                let end = changedAt.addingTimeInterval(highlightFor)
+                return end > now ? end : nil
             }
+            var earliest = Date.distantFuture
             for index in drawn {
-                let slot = slots[index]
-                symbols.insert(slot.key.symbol)
-                flashing(slot.entry)
-                for broker in 0..<brokers { flashing(rows.entryIndex(group: slot.group, broker: broker)) }
+                let slot = slots.baseAddress! + index
+                order.append(slot.pointee.key.symbol)
+                if let end = flashEnd(slot.pointee.entry), end < earliest { earliest = end }
+                for broker in 0..<brokers {
+                    if let end = flashEnd(rows.entryIndex(group: slot.pointee.group, broker: broker)), end < earliest { earliest = end }
+                }
             }
+            if earliest < .distantFuture { flashEnds = earliest }
         }
-        self.init(symbols: symbols, flashEnds: flashEnds)
+        let symbols = previous.flatMap { $0.order == order ? $0.symbols : nil } ?? Set(order)
+        self.init(symbols: symbols, flashEnds: flashEnds, order: order)
     }
 
     /// Whether `update`, which changed only its quotes' rows, needs a frame at `now`: one of its symbols
