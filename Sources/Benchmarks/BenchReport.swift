@@ -154,7 +154,7 @@ struct BenchReport {
         }
 
         if median("render.1000rows.frameMilliseconds") != nil {
-            lines.append("Renderer (WatchlistScreen.render + FrameDiff.runs; bytes: \(figures.notes["render.bytes"] ?? ""))")
+            lines.append("Renderer (WatchlistScreen.render + FrameDiff.spans; bytes: \(figures.notes["render.bytes"] ?? ""))")
             let widths = [10, 12, 12, 12, 20, 20, 16]
             lines.append(row(["frame", "compose", "diff", "total", "one-row bytes c/a", "repaint bytes c/a", "share c/a"], widths))
             for size in ["1000rows", "120x40"] {

@@ -124,7 +124,8 @@ final class CursesScreen {
     }
 
     /// Writes `span`'s cells of `frame` to curses' screen, read from the frame's codes: a string per
-    /// span, iterated again by character, cost more than the curses calls.
+    /// span, iterated again by character, cost more than the curses calls (and joined a combining mark
+    /// in a cell of its own with the cell before, leaving the span's last cell as it was).
     private func draw(_ span: CellSpan, of frame: ScreenBuffer) {
         frame.withCodes(row: span.row, columns: span.column..<(span.column + span.width)) { codes in
             guard let first = codes.first else { return }
@@ -135,15 +136,14 @@ final class CursesScreen {
             var single: (wchar_t, wchar_t) = (0, 0)
             for code in codes {
                 var cell = cchar_t()
-                let value = CellCode.character(of: code)
-                if value < CellCode.graphemeBase, Unicode.Scalar(value) != nil {
-                    single.0 = wchar_t(bitPattern: value >= 0x20 && value < 0x7F ? value : CursesGlyph.scalar(value, width: { cb_wcwidth($0) }))
+                switch CursesGlyph.cell(code: code, in: frame, width: { cb_wcwidth($0) }) {
+                case .scalar(let value):
+                    single.0 = wchar_t(bitPattern: value)
                     _ = withUnsafePointer(to: &single) { pointer in
                         pointer.withMemoryRebound(to: wchar_t.self, capacity: 2) { setcchar(&cell, $0, attributes, pair, nil) }
                     }
-                } else {
-                    var wide = CursesGlyph.scalars(for: frame.character(of: code), width: { cb_wcwidth($0) })
-                        .map { wchar_t(bitPattern: $0) }
+                case .scalars(let values):
+                    var wide = values.map { wchar_t(bitPattern: $0) }
                     wide.append(0)
                     _ = setcchar(&cell, wide, attributes, pair, nil)
                 }

@@ -52,7 +52,8 @@ public enum FrameDiff {
         return result
     }
 
-    /// `span`'s cells in `frame` as text, one character per cell, in the span's style.
+    /// `span`'s cells in `frame` as text, one character per cell, in the style of its first cell; the
+    /// part of it outside the frame is left out (a span wholly outside gives no text, plain).
     public static func run(of span: CellSpan, in frame: ScreenBuffer) -> CellRun {
         var text: [UInt8] = []
         var style = Style.plain

@@ -35,4 +35,17 @@ import Testing
             #expect([CursesGlyph.scalar(value, width: width)] == CursesGlyph.scalars(for: character, width: width), "U+\(String(value, radix: 16))")
         }
     }
+
+    @Test func eachCellOfAFrameIsOneCellForCurses() {
+        var frame = ScreenBuffer(size: ScreenSize(columns: 7, rows: 1))
+        for (column, character) in ["a", "\u{7}", "\u{301}", "中", "🇩🇪", "e\u{301}", "▲"].enumerated() {
+            frame[column, 0] = Cell(Character(character))
+        }
+        let cells = frame.withCodes(row: 0, columns: 0..<7) { codes in codes.map { CursesGlyph.cell(code: $0, in: frame, width: width) } }
+        let question = CursesGlyph.replacement[0]
+        #expect(cells == [
+            .scalar(0x61), .scalar(question), .scalar(question), .scalar(question),
+            .scalars(CursesGlyph.scalars(for: "🇩🇪", width: width)), .scalars([0x65, 0x301]), .scalar(0x25B2),
+        ])
+    }
 }

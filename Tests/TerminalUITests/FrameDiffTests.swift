@@ -78,20 +78,39 @@ import TerminalKit
         #expect(screen.allCells == new.allCells)
     }
 
-    @Test func spansAreTheRunsPlacesAndTheirCellsReadBackAsTheRunsText() {
+    @Test func spansAreWhereTheFrameChangedAndReadBackAsTheRunsText() {
         var old = ScreenBuffer(size: ScreenSize(columns: 12, rows: 2))
         old.write("ab é 12.5", column: 0, row: 0)
+        old[2, 1] = Cell("🇫🇷")
         var new = old
         new[0, 0] = Cell("🇩🇪")
         new[3, 0] = Cell("e\u{301}", style: Style(bold: true))
         new.write("▲ 12.6", column: 5, row: 0)
-        new.write("x\u{7}y", column: 9, row: 1, style: Style(foreground: TerminalColor(index: 2)))
-        for previous in [old, nil] {
-            let spans = FrameDiff.spans(from: previous, to: new)
-            let runs = FrameDiff.runs(from: previous, to: new)
-            #expect(spans.map { FrameDiff.run(of: $0, in: new) } == runs)
-            #expect(spans == runs.map { CellSpan(row: $0.row, column: $0.column, width: $0.width) })
-        }
-        #expect(FrameDiff.runs(from: old, to: new).map(\.text) == ["🇩🇪", "e\u{301}", "▲ 12.6", "x\u{FFFD}y"])
+        // Two changes around an unchanged flag: one span across it.
+        new[1, 1] = Cell("k")
+        new[3, 1] = Cell("m")
+        // A control, and a combining mark in a cell of its own after an "e": three cells.
+        new[9, 1] = Cell("\u{7}")
+        new[10, 1] = Cell("e")
+        new[11, 1] = Cell("\u{301}")
+        let spans = FrameDiff.spans(from: old, to: new)
+        #expect(spans == [
+            CellSpan(row: 0, column: 0, width: 1), CellSpan(row: 0, column: 3, width: 1), CellSpan(row: 0, column: 5, width: 6),
+            CellSpan(row: 1, column: 1, width: 3), CellSpan(row: 1, column: 9, width: 3),
+        ])
+        #expect(spans.map { FrameDiff.run(of: $0, in: new).text } == ["🇩🇪", "e\u{301}", "▲ 12.6", "k🇫🇷m", "\u{7}e\u{301}"])
+        #expect(FrameDiff.run(of: spans[1], in: new).style == Style(bold: true))
+        #expect(FrameDiff.spans(from: nil, to: new) == [
+            CellSpan(row: 0, column: 0, width: 3), CellSpan(row: 0, column: 3, width: 1), CellSpan(row: 0, column: 4, width: 8),
+            CellSpan(row: 1, column: 0, width: 12),
+        ])
+    }
+
+    @Test func aSpanIsNeverNegativeAndOffTheFrameReadsAsNothing() {
+        let frame = ScreenBuffer(size: ScreenSize(columns: 4, rows: 1))
+        #expect(CellSpan(row: 0, column: 2, width: -3).width == 0)
+        #expect(FrameDiff.run(of: CellSpan(row: 0, column: 2, width: -3), in: frame).text == "")
+        #expect(FrameDiff.run(of: CellSpan(row: 3, column: 0, width: 2), in: frame) == CellRun(row: 3, column: 0, text: "", style: .plain))
+        #expect(FrameDiff.run(of: CellSpan(row: 0, column: 2, width: 9), in: frame).text == "  ")
     }
 }

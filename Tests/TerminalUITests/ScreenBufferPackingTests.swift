@@ -122,6 +122,9 @@ import TerminalKit
         #expect(characters(row: 1, columns: -2..<9) == "abcd")
         #expect(characters(row: 2, columns: 0..<4) == "")
         #expect(characters(row: 1, columns: 4..<6) == "")
+        #expect(characters(row: -1, columns: 0..<4) == "")
+        #expect(characters(row: 1, columns: 2..<4) == "cd")
+        #expect(characters(row: 0, columns: 0..<4) == "    ")
         #expect(buffer.withCodes(row: 1, columns: 0..<1) { CellCode.style(of: $0[0]) } == Style(bold: true))
     }
 }
