@@ -25,7 +25,8 @@ public enum FrameDiff {
             new.codes.withUnsafeBufferPointer { newCodes in
                 guard let old, old.size == new.size else {
                     for row in 0..<new.size.rows {
-                        appendSpans(row: row, codes: UnsafeBufferPointer(rebasing: newCodes[(row * columns)..<((row + 1) * columns)]), changed: changed, to: &result)
+                        let codes = UnsafeBufferPointer(rebasing: newCodes[(row * columns)..<((row + 1) * columns)])
+                        appendSpans(row: row, codes: codes, changed: changed, to: &result)
                     }
                     return
                 }
@@ -43,7 +44,8 @@ public enum FrameDiff {
                             any = any || differs
                         }
                         if any {
-                            appendSpans(row: row, codes: UnsafeBufferPointer(rebasing: newCodes[start..<(start + columns)]), changed: changed, to: &result)
+                            let codes = UnsafeBufferPointer(rebasing: newCodes[start..<(start + columns)])
+                            appendSpans(row: row, codes: codes, changed: changed, to: &result)
                         }
                     }
                 }
