@@ -16,11 +16,11 @@ enum CursesGlyph {
     /// The cell `code` of `frame` (`ScreenBuffer.withCodes`), one cell whatever its neighbours hold: a
     /// combining mark in a cell of its own is a cell of its own ("?"), not part of the one before.
     static func cell(code: UInt64, in frame: ScreenBuffer, width: (UInt32) -> Int32) -> Cell {
-        let value = CellCode.character(of: code)
-        guard value < CellCode.graphemeBase, Unicode.Scalar(value) != nil else {
+        guard let single = CellCode.scalar(of: code) else {
             return .scalars(scalars(for: frame.character(of: code), width: width))
         }
         // Printable ASCII needs no width.
+        let value = single.value
         return .scalar(value >= 0x20 && value < 0x7F ? value : scalar(value, width: width))
     }
 

@@ -55,6 +55,14 @@ public enum CellCode {
         UInt32(truncatingIfNeeded: code)
     }
 
+    /// The cell's character when it is one scalar, read from the code alone; nil for a character of
+    /// several (`isGrapheme`: `ScreenBuffer.character(of:)` has it) and for a value that is no scalar.
+    @inline(__always)
+    public static func scalar(of code: UInt64) -> Unicode.Scalar? {
+        let value = character(of: code)
+        return value < graphemeBase ? Unicode.Scalar(value) : nil
+    }
+
     @inline(__always)
     public static func isGrapheme(_ code: UInt64) -> Bool {
         character(of: code) >= graphemeBase

@@ -63,11 +63,12 @@ public enum FrameDiff {
             guard let first = codes.first else { return }
             style = CellCode.style(of: first)
             for code in codes {
-                let value = CellCode.character(of: code)
-                if value < 0x80 {
-                    text.append(UInt8(truncatingIfNeeded: value))
-                } else if value < CellCode.graphemeBase, let scalar = Unicode.Scalar(value) {
-                    text.append(contentsOf: UTF8.encode(scalar)!)
+                if let scalar = CellCode.scalar(of: code) {
+                    if scalar.isASCII {
+                        text.append(UInt8(truncatingIfNeeded: scalar.value))
+                    } else {
+                        text.append(contentsOf: UTF8.encode(scalar)!)
+                    }
                 } else {
                     text.append(contentsOf: frame.character(of: code).utf8)
                 }

@@ -127,4 +127,14 @@ import TerminalKit
         #expect(characters(row: 0, columns: 0..<4) == "    ")
         #expect(buffer.withCodes(row: 1, columns: 0..<1) { CellCode.style(of: $0[0]) } == Style(bold: true))
     }
+
+    @Test func aCodeNamesItsScalarOnlyWhenItHoldsOne() {
+        #expect(CellCode.scalar(of: 0x61 | CellCode.bold) == "a")
+        #expect(CellCode.scalar(of: 0x25B2) == "▲")
+        #expect(CellCode.scalar(of: 0xD800) == nil)
+        #expect(CellCode.scalar(of: UInt64(CellCode.graphemeBase)) == nil)
+        var buffer = ScreenBuffer(size: ScreenSize(columns: 1, rows: 1))
+        buffer[0, 0] = Cell("🇩🇪")
+        #expect(buffer.withCodes(row: 0, columns: 0..<1) { CellCode.scalar(of: $0[0]) } == nil)
+    }
 }
