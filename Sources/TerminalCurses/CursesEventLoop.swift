@@ -188,7 +188,9 @@ final class CursesEventLoop {
         let requests = callbacks.takeRedrawRequests()
         if requests.display {
             // How long after their slot the paced reads' prices were handed over sets the next frames' lead.
-            if let slot = frameClock?.currentSlot, let asked = requests.lastDisplayRequest { readLead.heard(at: asked, slot: slot) }
+            if let frameClock, let slot = frameClock.currentSlot, let asked = requests.lastDisplayRequest {
+                readLead.heard(at: asked, slot: slot, every: frameClock.frameInterval)
+            }
             schedule.setNeedsDisplay()
         }
         if requests.timed { schedule.setNeedsTimedRedraw(at: clock.now) }

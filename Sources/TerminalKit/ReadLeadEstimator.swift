@@ -7,8 +7,15 @@ import Locking
 /// price's latency: 5 ms fixed made the median 22 ms at 1,000 events/s where 17 was possible. Too short a
 /// lead, and a price that lands after its frame waits a whole frame more. So the lead follows the
 /// 90th percentile of the recent frames' last arrival after their slot, plus a margin, within bounds.
-/// An arrival counts only within `maximum` of the slot: later, it came from something else (a key, a
-/// quiet stream read at once) and says nothing about the reads. The arrivals are when each change was
+/// An arrival is measured from the latest read slot at or before it, of the last frame's grid
+/// (`lastFrame + k · frameInterval − lead`): at 4 × 200 symbols only every other slot carried a row on
+/// screen, frames came two intervals apart, and measured from the next frame's slot alone those frames'
+/// arrivals were all discarded; a second then held five or six samples, one 5.5 ms outlier was the
+/// percentile, and the lead stayed at 7 ms for a second, adding 5 ms to every price (p99 over 40 ms).
+/// An arrival before the next slot is measured from the slot before: a price that missed its frame
+/// says how much lead it lacked. An arrival counts only within `maximum` of its slot and within
+/// `reach` slots of the last frame: else it came from something else (a key, a quiet stream read at
+/// once) and says nothing about the reads. The arrivals are when each change was
 /// handed to the UI thread, and the frame starts when the thread wakes for it, a little after it is due:
 /// the margin of 1.5 ms covers that wake-up and the tail past the 90th percentile (with 0.75 ms, enough
 /// prices at 1,000 events/s waited a frame more to lift p99 to 51–56 ms; 1.5 ms gave 38–42 ms).
@@ -47,12 +54,24 @@ public struct ReadLeadEstimator: Sendable {
         self.window = max(1, window)
     }
 
-    /// The UI heard of a change at `arrival`; the reads for the coming frame started at `slot`.
-    public mutating func heard(at arrival: Instant, slot: Instant) {
-        let lateness = slot.duration(to: arrival).wholeNanoseconds
+    /// The UI heard of a change at `arrival`; the reads for the frame after the last one start at `slot`,
+    /// and, with `interval`, every `interval` before and after it (the frame grid).
+    public mutating func heard(at arrival: Instant, slot: Instant, every interval: Duration? = nil) {
+        var lateness = slot.duration(to: arrival).wholeNanoseconds
+        if let interval, interval > .zero {
+            let step = interval.wholeNanoseconds
+            // Euclidean: an arrival before `slot` belongs to the slot one interval earlier.
+            let index = lateness >= 0 ? lateness / step : -((-lateness + step - 1) / step)
+            guard index >= -1, index < Int64(Self.reach) else { return }
+            lateness -= index * step
+        }
         guard lateness >= 0, lateness <= maximum.wholeNanoseconds else { return }
         latest = max(latest ?? 0, lateness)
     }
+
+    /// How many slots past the last frame's an arrival may be measured from: frames skipped because no
+    /// row on screen changed are few; past that the stream was quiet and was read at once.
+    public static let reach = 3
 
     /// A frame was drawn at `instant`: what was heard since its slot becomes one sample.
     public mutating func frameDrawn(at instant: Instant) {
@@ -73,8 +92,10 @@ public struct ReadLeadEstimator: Sendable {
         guard let newest else { return initial }
         let sorted = samples.lazy.filter { $0.drawn.duration(to: newest) <= horizon }.map(\.lateness).sorted()
         guard !sorted.isEmpty else { return initial }
-        // Nearest rank: of 30 frames, the three latest are looked past.
-        let percentile = sorted[max(0, (sorted.count * 9 + 9) / 10 - 1)]
+        // The latest tenth is looked past, and one at least from four frames on: with few frames in the
+        // horizon a nearest-rank 90th percentile is the slowest, and one outlier set the lead.
+        let skipped = sorted.count >= 4 ? max(1, sorted.count / 10) : 0
+        let percentile = sorted[sorted.count - 1 - skipped]
         let lead = Duration.nanoseconds(percentile) + margin
         return min(maximum, max(minimum, lead))
     }

@@ -76,6 +76,60 @@ import Testing
         #expect(estimator.lead == .milliseconds(2))
     }
 
+    /// The frames' grid: slots every 33 ms, the next at `slot` ms after `start`.
+    private func heard(_ estimator: inout ReadLeadEstimator, at arrival: Double, slot: Int) {
+        estimator.heard(at: start + .microseconds(Int64(arrival * 1000)), slot: start + .milliseconds(slot), every: .milliseconds(33))
+    }
+
+    /// At 4 × 200 symbols only every other slot carried a row on screen: measured from the next slot
+    /// alone, those frames' arrivals were all discarded and the few left set the lead.
+    @Test func anArrivalIsMeasuredFromTheLatestSlotOfTheFrameGridBeforeIt() {
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10)
+        // The last frame at 0 with a 5 ms lead: slots at 28, 61, 94 ms. Nothing visible read at 28, the
+        // prices read at 61 land 1.5 ms later.
+        heard(&estimator, at: 62.5, slot: 28)
+        estimator.frameDrawn(at: start + .milliseconds(66))
+        #expect(estimator.lead == .microseconds(1_500))
+    }
+
+    /// A price that reached the UI after its frame had drawn, before the next slot, says how much lead it
+    /// lacked: it is measured from the slot before, not discarded as early for the next.
+    @Test func anArrivalThatMissedItsFrameCountsFromItsOwnSlot() {
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10)
+        // The frame drew at 0 with a lead of 2 ms (its slot at −2); a price lands at 4, before the next
+        // slot at 31: it needed 6 ms.
+        heard(&estimator, at: 4, slot: 31)
+        estimator.frameDrawn(at: start + .milliseconds(33))
+        #expect(estimator.lead == .milliseconds(6))
+    }
+
+    @Test func anArrivalManySlotsAfterTheLastFrameIsAQuietStreamReadAtOnce() {
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10)
+        // Slots at 28, 61, 94; the fourth (127) is past `reach`.
+        heard(&estimator, at: 28 + Double(33 * ReadLeadEstimator.reach) + 1, slot: 28)
+        heard(&estimator, at: 28 - 33 - 1, slot: 28)
+        estimator.frameDrawn(at: start + .milliseconds(200))
+        #expect(estimator.lead == .milliseconds(5), "nothing was measured")
+        heard(&estimator, at: 28 + Double(33 * (ReadLeadEstimator.reach - 1)) + 2, slot: 28)
+        estimator.frameDrawn(at: start + .milliseconds(230))
+        #expect(estimator.lead == .milliseconds(2))
+    }
+
+    /// Five frames in the horizon, one of them slow: the nearest-rank 90th percentile of five is the
+    /// slowest, and it held the lead at 7 ms for a second.
+    @Test func oneSlowFrameAmongFewDoesNotSetTheLead() {
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 30)
+        for (index, late) in [1.0, 1.2, 5.5, 0.9, 1.1].enumerated() {
+            frame(&estimator, slot: 66 * index, arrivals: [Double(66 * index) + late])
+        }
+        #expect(estimator.lead == .microseconds(1_200))
+        var three = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 30)
+        for (index, late) in [1.0, 5.5, 0.9].enumerated() {
+            frame(&three, slot: 66 * index, arrivals: [Double(66 * index) + late])
+        }
+        #expect(three.lead == .microseconds(5_500), "under four frames, the slowest still counts")
+    }
+
     /// Frames frame after frame leave the slots where they were; a frame after a pause moves them, and
     /// whoever booked reads for the old ones hears of it.
     @Test func theClockSaysWhenFramesResumeAfterAPause() {
