@@ -71,7 +71,8 @@ final class CursesEventLoop {
         self.frameClock = options.frameClock
         readLead = ReadLeadEstimator(
             initial: options.frameClock?.lead ?? .milliseconds(5),
-            maximum: min(.milliseconds(10), (options.frameClock?.frameInterval ?? .milliseconds(33)) / 2))
+            maximum: min(.milliseconds(10), (options.frameClock?.frameInterval ?? .milliseconds(33)) / 2),
+            frameInterval: options.frameClock?.frameInterval ?? .milliseconds(33))
         self.reportedSize = screen.size
     }
 
@@ -188,9 +189,7 @@ final class CursesEventLoop {
         let requests = callbacks.takeRedrawRequests()
         if requests.display {
             // How long after their slot the paced reads' prices were handed over sets the next frames' lead.
-            if let frameClock, let slot = frameClock.currentSlot, let asked = requests.lastDisplayRequest {
-                readLead.heard(at: asked, slot: slot, every: frameClock.frameInterval)
-            }
+            if let slot = frameClock?.currentSlot, let asked = requests.lastDisplayRequest { readLead.heard(at: asked, slot: slot) }
             schedule.setNeedsDisplay()
         }
         if requests.timed { schedule.setNeedsTimedRedraw(at: clock.now) }

@@ -32,6 +32,8 @@ public struct ReadLeadEstimator: Sendable {
     public let horizon: Duration
     /// The lead before any frame was measured.
     public let initial: Duration
+    /// The frame cap's interval: the read slots' grid (`FrameClock.frameInterval`).
+    public let frameInterval: Duration
     private let window: Int
     /// Per measured frame, when it was drawn and the last arrival after its slot, in nanoseconds; a ring
     /// of `window`.
@@ -44,9 +46,11 @@ public struct ReadLeadEstimator: Sendable {
 
     public init(
         initial: Duration = .milliseconds(5), minimum: Duration = .milliseconds(1), maximum: Duration = .milliseconds(10),
-        margin: Duration = .microseconds(1_500), window: Int = 30, horizon: Duration = .seconds(1)
+        margin: Duration = .microseconds(1_500), window: Int = 30, horizon: Duration = .seconds(1),
+        frameInterval: Duration = .seconds(1) / 30
     ) {
         self.initial = initial
+        self.frameInterval = frameInterval
         self.minimum = minimum
         self.maximum = maximum
         self.margin = margin
@@ -55,11 +59,11 @@ public struct ReadLeadEstimator: Sendable {
     }
 
     /// The UI heard of a change at `arrival`; the reads for the frame after the last one start at `slot`,
-    /// and, with `interval`, every `interval` before and after it (the frame grid).
-    public mutating func heard(at arrival: Instant, slot: Instant, every interval: Duration? = nil) {
+    /// and every `frameInterval` before and after it (the frame grid).
+    public mutating func heard(at arrival: Instant, slot: Instant) {
         var lateness = slot.duration(to: arrival).wholeNanoseconds
-        if let interval, interval > .zero {
-            let step = interval.wholeNanoseconds
+        if frameInterval > .zero {
+            let step = frameInterval.wholeNanoseconds
             // Euclidean: an arrival before `slot` belongs to the slot one interval earlier.
             let index = lateness >= 0 ? lateness / step : -((-lateness + step - 1) / step)
             guard index >= -1, index < Int64(Self.reach) else { return }

@@ -76,15 +76,15 @@ import Testing
         #expect(estimator.lead == .milliseconds(2))
     }
 
-    /// The frames' grid: slots every 33 ms, the next at `slot` ms after `start`.
+    /// A change heard at `arrival` ms, the next slot at `slot` ms after `start`.
     private func heard(_ estimator: inout ReadLeadEstimator, at arrival: Double, slot: Int) {
-        estimator.heard(at: start + .microseconds(Int64(arrival * 1000)), slot: start + .milliseconds(slot), every: .milliseconds(33))
+        estimator.heard(at: start + .microseconds(Int64(arrival * 1000)), slot: start + .milliseconds(slot))
     }
 
     /// At 4 × 200 symbols only every other slot carried a row on screen: measured from the next slot
     /// alone, those frames' arrivals were all discarded and the few left set the lead.
     @Test func anArrivalIsMeasuredFromTheLatestSlotOfTheFrameGridBeforeIt() {
-        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10)
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10, frameInterval: .milliseconds(33))
         // The last frame at 0 with a 5 ms lead: slots at 28, 61, 94 ms. Nothing visible read at 28, the
         // prices read at 61 land 1.5 ms later.
         heard(&estimator, at: 62.5, slot: 28)
@@ -95,7 +95,7 @@ import Testing
     /// A price that reached the UI after its frame had drawn, before the next slot, says how much lead it
     /// lacked: it is measured from the slot before, not discarded as early for the next.
     @Test func anArrivalThatMissedItsFrameCountsFromItsOwnSlot() {
-        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10)
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10, frameInterval: .milliseconds(33))
         // The frame drew at 0 with a lead of 2 ms (its slot at −2); a price lands at 4, before the next
         // slot at 31: it needed 6 ms.
         heard(&estimator, at: 4, slot: 31)
@@ -104,8 +104,8 @@ import Testing
     }
 
     @Test func anArrivalManySlotsAfterTheLastFrameIsAQuietStreamReadAtOnce() {
-        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10)
-        // Slots at 28, 61, 94; the fourth (127) is past `reach`.
+        var estimator = ReadLeadEstimator(initial: .milliseconds(5), margin: .zero, window: 10, frameInterval: .milliseconds(33))
+        // Slots every 33 ms: at 28, 61, 94; the fourth (127) is past `reach`.
         heard(&estimator, at: 28 + Double(33 * ReadLeadEstimator.reach) + 1, slot: 28)
         heard(&estimator, at: 28 - 33 - 1, slot: 28)
         estimator.frameDrawn(at: start + .milliseconds(200))
